@@ -1,0 +1,276 @@
+"""
+The `interval` dialect: sets of lanes of a 32-lane KV window.
+
+A value of type `!interval.set` is a subset of the lanes {0, ..., 31}.
+`interval.range %lo, %hi` is the half-open run {L : lo <= L < hi} with
+lane-uniform integer bounds of any value (a bound outside [0, 32] simply
+clips). Sets combine with union, intersect and complement, a lane-uniform
+condition selects between two sets, and `interval.keep_word` turns a set
+into the 32-bit keep word FA4 applies (bit L set iff lane L is in the set).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from xdsl.dialects.builtin import I1, I32, IntegerType, i32
+from xdsl.ir import Dialect, ParametrizedAttribute, SSAValue, TypeAttribute
+from xdsl.irdl import (
+    IRDLOperation,
+    VarConstraint,
+    base,
+    irdl_attr_definition,
+    irdl_op_definition,
+    operand_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+)
+from xdsl.traits import (
+    Commutative,
+    ConstantLike,
+    HasCanonicalizationPatternsTrait,
+    Pure,
+)
+from xdsl.utils.exceptions import VerifyException
+
+#: Number of lanes in a window (one packed keep word).
+LANES = 32
+
+
+@irdl_attr_definition
+class LaneSetType(ParametrizedAttribute, TypeAttribute):
+    """A subset of the 32 lanes of a KV window: `!interval.set`."""
+
+    name = "interval.set"
+
+
+lane_set = LaneSetType()
+
+
+class IntervalOpHasCanonicalizationPatterns(HasCanonicalizationPatternsTrait):
+    @classmethod
+    def get_canonicalization_patterns(cls):
+        from maskopt.passes.canonicalization_patterns import interval as p
+
+        return p.ALL_PATTERNS
+
+
+@irdl_op_definition
+class RangeOp(IRDLOperation):
+    """
+    The half-open lane run [lo, hi). Bounds are lane-uniform integers of one
+    type and may lie outside [0, 32]; only their clipped values matter.
+
+    Example:
+
+    ```mlir
+    %s = interval.range %lo, %hi : i32
+    ```
+    """
+
+    name = "interval.range"
+
+    T: ClassVar = VarConstraint("T", base(IntegerType))
+    lo = operand_def(T)
+    hi = operand_def(T)
+    result = result_def(LaneSetType)
+
+    traits = traits_def(Pure(), IntervalOpHasCanonicalizationPatterns())
+
+    assembly_format = "$lo `,` $hi attr-dict `:` type($lo)"
+
+    def __init__(self, lo: SSAValue, hi: SSAValue):
+        super().__init__(operands=[lo, hi], result_types=[lane_set])
+
+
+@irdl_op_definition
+class FullOp(IRDLOperation):
+    """
+    All 32 lanes.
+
+    Example:
+
+    ```mlir
+    %all = interval.full
+    ```
+    """
+
+    name = "interval.full"
+
+    result = result_def(LaneSetType)
+
+    traits = traits_def(Pure(), ConstantLike())
+
+    assembly_format = "attr-dict"
+
+    def __init__(self):
+        super().__init__(result_types=[lane_set])
+
+
+@irdl_op_definition
+class EmptyOp(IRDLOperation):
+    """
+    No lane.
+
+    Example:
+
+    ```mlir
+    %none = interval.empty
+    ```
+    """
+
+    name = "interval.empty"
+
+    result = result_def(LaneSetType)
+
+    traits = traits_def(Pure(), ConstantLike())
+
+    assembly_format = "attr-dict"
+
+    def __init__(self):
+        super().__init__(result_types=[lane_set])
+
+
+class _SetNaryOp(IRDLOperation):
+    sets = var_operand_def(LaneSetType)
+    result = result_def(LaneSetType)
+
+    traits = traits_def(
+        Pure(), Commutative(), IntervalOpHasCanonicalizationPatterns()
+    )
+
+    assembly_format = "$sets attr-dict"
+
+    def __init__(self, sets: Sequence[SSAValue]):
+        super().__init__(operands=[list(sets)], result_types=[lane_set])
+
+    def verify_(self) -> None:
+        if len(self.sets) < 1:
+            raise VerifyException(f"{self.name} needs at least one set")
+
+
+@irdl_op_definition
+class UnionOp(_SetNaryOp):
+    """
+    The lanes in any of the operands.
+
+    Example:
+
+    ```mlir
+    %u = interval.union %a, %b, %c
+    ```
+    """
+
+    name = "interval.union"
+
+
+@irdl_op_definition
+class IntersectOp(_SetNaryOp):
+    """
+    The lanes in all of the operands.
+
+    Example:
+
+    ```mlir
+    %i = interval.intersect %a, %b
+    ```
+    """
+
+    name = "interval.intersect"
+
+
+@irdl_op_definition
+class ComplementOp(IRDLOperation):
+    """
+    The lanes of the window not in the operand.
+
+    Example:
+
+    ```mlir
+    %c = interval.complement %a
+    ```
+    """
+
+    name = "interval.complement"
+
+    set = operand_def(LaneSetType)
+    result = result_def(LaneSetType)
+
+    traits = traits_def(Pure(), IntervalOpHasCanonicalizationPatterns())
+
+    assembly_format = "$set attr-dict"
+
+    def __init__(self, set: SSAValue):
+        super().__init__(operands=[set], result_types=[lane_set])
+
+
+@irdl_op_definition
+class SelectOp(IRDLOperation):
+    """
+    A lane-uniform choice between two sets: `%t` if `%cond` else `%f`.
+
+    Example:
+
+    ```mlir
+    %s = interval.select %in_doc, %run, %none
+    ```
+    """
+
+    name = "interval.select"
+
+    cond = operand_def(I1)
+    true_set = operand_def(LaneSetType)
+    false_set = operand_def(LaneSetType)
+    result = result_def(LaneSetType)
+
+    traits = traits_def(Pure(), IntervalOpHasCanonicalizationPatterns())
+
+    assembly_format = "$cond `,` $true_set `,` $false_set attr-dict"
+
+    def __init__(self, cond: SSAValue, true_set: SSAValue, false_set: SSAValue):
+        super().__init__(
+            operands=[cond, true_set, false_set], result_types=[lane_set]
+        )
+
+
+@irdl_op_definition
+class KeepWordOp(IRDLOperation):
+    """
+    The 32-bit keep word of a set: bit L is set iff lane L is in the set.
+
+    Example:
+
+    ```mlir
+    %word = interval.keep_word %s : i32
+    ```
+    """
+
+    name = "interval.keep_word"
+
+    set = operand_def(LaneSetType)
+    result = result_def(I32)
+
+    traits = traits_def(Pure(), IntervalOpHasCanonicalizationPatterns())
+
+    assembly_format = "$set attr-dict `:` type($result)"
+
+    def __init__(self, set: SSAValue):
+        super().__init__(operands=[set], result_types=[i32])
+
+
+Interval = Dialect(
+    "interval",
+    [
+        RangeOp,
+        FullOp,
+        EmptyOp,
+        UnionOp,
+        IntersectOp,
+        ComplementOp,
+        SelectOp,
+        KeepWordOp,
+    ],
+    [LaneSetType],
+)

@@ -1,0 +1,323 @@
+"""
+Reference semantics of the `mask` and `interval` dialects (and of the `arith`
+ops mask bodies use) as xDSL interpreter implementations.
+
+Values are torch tensors, evaluated for a batch of N points at once:
+integers are int64 tensors holding the exact value of their IR type
+(i32 arithmetic wraps like torch's int32), i1 values are bool tensors and
+lane sets are bool tensors of shape [N, 32] (lane L is in the set). Lane-
+uniform values have shape [N, 1]; per-lane values [N, 32].
+
+`keep_words(func, b, h, q, kv_base, ...)` gives the 32-bit keep word of a
+`mask.func` at every point, whatever stage it is in: a per-lane function is
+evaluated at kv_idx = kv_base + L for the 32 lanes, a windowed one at
+kv_idx = kv_base with `mask.lane` = L, and a packed one yields the word.
+
+This module needs torch; nothing on the `.mlir` path imports it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import torch
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import IntegerType, ModuleOp
+from xdsl.interpreter import (
+    Interpreter,
+    InterpreterFunctions,
+    PythonValues,
+    ReturnedValues,
+    TerminatorValue,
+    impl,
+    impl_callable,
+    impl_terminator,
+    register_impls,
+)
+
+from maskopt.dialects import interval, mask
+from maskopt.dialects.interval import LANES
+
+_LANE_IDS = torch.arange(LANES, dtype=torch.int64).reshape(1, LANES)
+_BITS = torch.tensor([1 << i for i in range(LANES)], dtype=torch.int64)
+
+
+def _width(t: Any) -> int:
+    assert isinstance(t, IntegerType), t
+    return t.width.data
+
+
+def wrap(x: torch.Tensor, width: int) -> torch.Tensor:
+    """Two's complement wraparound of exact values to a signed `width`-bit range."""
+    if width >= 64:
+        return x
+    if width == 1:
+        return x != 0
+    half = 1 << (width - 1)
+    return torch.remainder(x + half, 1 << width) - half
+
+
+def _int(x: torch.Tensor) -> torch.Tensor:
+    return x.to(torch.int64) if x.dtype == torch.bool else x
+
+
+_CMP = {
+    0: torch.eq,
+    1: torch.ne,
+    2: torch.lt,
+    3: torch.le,
+    4: torch.gt,
+    5: torch.ge,
+}
+
+_LANE_CMP = {
+    "eq": torch.eq,
+    "ne": torch.ne,
+    "slt": torch.lt,
+    "sle": torch.le,
+    "sgt": torch.gt,
+    "sge": torch.ge,
+}
+
+
+def _unsigned(x: torch.Tensor, width: int) -> torch.Tensor:
+    return torch.remainder(x, 1 << width) if width < 64 else x
+
+
+@register_impls
+class ArithSemantics(InterpreterFunctions):
+    """The `arith` ops of mask bodies, with exact wraparound semantics."""
+
+    @impl(arith.ConstantOp)
+    def run_constant(self, interpreter: Interpreter, op: arith.ConstantOp, args):
+        value = op.value.value.data  # type: ignore[union-attr]
+        if op.result.type == IntegerType(1):
+            return (torch.tensor(value != 0).reshape(1, 1),)
+        return (torch.tensor(value, dtype=torch.int64).reshape(1, 1),)
+
+    def _binary(self, op, fn, args):
+        w = _width(op.result.type)
+        lhs, rhs = (_int(a) for a in args)
+        return (wrap(fn(lhs, rhs), w),)
+
+    @impl(arith.AddiOp)
+    def run_addi(self, interpreter, op, args):
+        return self._binary(op, torch.add, args)
+
+    @impl(arith.SubiOp)
+    def run_subi(self, interpreter, op, args):
+        return self._binary(op, torch.sub, args)
+
+    @impl(arith.MuliOp)
+    def run_muli(self, interpreter, op, args):
+        return self._binary(op, torch.mul, args)
+
+    @impl(arith.FloorDivSIOp)
+    def run_floordivsi(self, interpreter, op, args):
+        if bool((args[1] == 0).any()):
+            raise ZeroDivisionError(f"{op.name}: division by zero")
+        return self._binary(
+            op, lambda a, b: torch.div(a, b, rounding_mode="floor"), args
+        )
+
+    @impl(arith.DivSIOp)
+    def run_divsi(self, interpreter, op, args):
+        if bool((args[1] == 0).any()):
+            raise ZeroDivisionError(f"{op.name}: division by zero")
+        return self._binary(
+            op, lambda a, b: torch.div(a, b, rounding_mode="trunc"), args
+        )
+
+    @impl(arith.RemSIOp)
+    def run_remsi(self, interpreter, op, args):
+        if bool((args[1] == 0).any()):
+            raise ZeroDivisionError(f"{op.name}: division by zero")
+        return self._binary(op, torch.fmod, args)
+
+    @impl(arith.MinSIOp)
+    def run_minsi(self, interpreter, op, args):
+        return self._binary(op, torch.minimum, args)
+
+    @impl(arith.MaxSIOp)
+    def run_maxsi(self, interpreter, op, args):
+        return self._binary(op, torch.maximum, args)
+
+    @impl(arith.AndIOp)
+    def run_andi(self, interpreter, op, args):
+        if op.result.type == IntegerType(1):
+            return (args[0] & args[1],)
+        return self._binary(op, torch.bitwise_and, args)
+
+    @impl(arith.OrIOp)
+    def run_ori(self, interpreter, op, args):
+        if op.result.type == IntegerType(1):
+            return (args[0] | args[1],)
+        return self._binary(op, torch.bitwise_or, args)
+
+    @impl(arith.XOrIOp)
+    def run_xori(self, interpreter, op, args):
+        if op.result.type == IntegerType(1):
+            return (args[0] ^ args[1],)
+        return self._binary(op, torch.bitwise_xor, args)
+
+    @impl(arith.CmpiOp)
+    def run_cmpi(self, interpreter, op: arith.CmpiOp, args):
+        pred = op.predicate.value.data
+        lhs, rhs = (_int(a) for a in args)
+        if pred in _CMP:
+            return (_CMP[pred](lhs, rhs),)
+        w = _width(op.lhs.type)
+        ulhs, urhs = _unsigned(lhs, w), _unsigned(rhs, w)
+        return ({6: torch.lt, 7: torch.le, 8: torch.gt, 9: torch.ge}[pred](ulhs, urhs),)
+
+    @impl(arith.SelectOp)
+    def run_select(self, interpreter, op, args):
+        return (torch.where(args[0], args[1], args[2]),)
+
+    @impl(arith.ExtSIOp)
+    def run_extsi(self, interpreter, op, args):
+        return (_int(args[0]) if op.input.type != IntegerType(1) else -_int(args[0]),)
+
+    @impl(arith.ExtUIOp)
+    def run_extui(self, interpreter, op, args):
+        return (_unsigned(_int(args[0]), _width(op.input.type)),)
+
+    @impl(arith.TruncIOp)
+    def run_trunci(self, interpreter, op, args):
+        return (wrap(_int(args[0]), _width(op.result.type)),)
+
+
+@register_impls
+class MaskSemantics(InterpreterFunctions):
+    """The `mask` dialect."""
+
+    @impl_callable(mask.FuncOp)
+    def call_func(self, interpreter: Interpreter, op: mask.FuncOp, args):
+        return interpreter.run_ssacfg_region(op.body, args, op.sym_name.data)
+
+    @impl_terminator(mask.YieldOp)
+    def run_yield(
+        self, interpreter: Interpreter, op: mask.YieldOp, args: tuple[Any, ...]
+    ) -> tuple[TerminatorValue, PythonValues]:
+        return ReturnedValues(args), ()
+
+    @impl(mask.LoadOp)
+    def run_load(self, interpreter: Interpreter, op: mask.LoadOp, args):
+        tensor, *indices = args
+        shape = tensor.shape
+        wrapped = []
+        for dim, (size, index) in enumerate(zip(shape, indices, strict=True)):
+            index = _int(index)
+            index = torch.where(index < 0, index + size, index)
+            if bool(((index < 0) | (index >= size)).any()):
+                raise IndexError(
+                    f"mask.load: index out of range for dimension {dim} of size {size}"
+                )
+            wrapped.append(index)
+        wrapped = torch.broadcast_tensors(*wrapped) if wrapped else []
+        value = tensor[tuple(wrapped)] if wrapped else tensor.reshape(1, 1)
+        if value.dtype == torch.bool:
+            return (value,)
+        return (value.to(torch.int64),)
+
+    @impl(mask.FloorModOp)
+    def run_floormod(self, interpreter, op, args):
+        if bool((args[1] == 0).any()):
+            raise ZeroDivisionError("mask.floormod: division by zero")
+        lhs, rhs = (_int(a) for a in args)
+        return (wrap(torch.remainder(lhs, rhs), _width(op.result.type)),)
+
+    @impl(mask.LaneOp)
+    def run_lane(self, interpreter, op, args):
+        return (_LANE_IDS,)
+
+    @impl(mask.LaneCmpOp)
+    def run_lane_cmp(self, interpreter, op: mask.LaneCmpOp, args):
+        exact = op.coeff_value * _LANE_IDS + _int(args[0])
+        return (_LANE_CMP[op.predicate.data](exact, 0),)
+
+
+@register_impls
+class IntervalSemantics(InterpreterFunctions):
+    """The `interval` dialect: sets are bool [N, 32] lane masks."""
+
+    @impl(interval.RangeOp)
+    def run_range(self, interpreter, op, args):
+        lo, hi = args
+        return ((lo <= _LANE_IDS) & (_LANE_IDS < hi),)
+
+    @impl(interval.FullOp)
+    def run_full(self, interpreter, op, args):
+        return (torch.ones(1, LANES, dtype=torch.bool),)
+
+    @impl(interval.EmptyOp)
+    def run_empty(self, interpreter, op, args):
+        return (torch.zeros(1, LANES, dtype=torch.bool),)
+
+    @impl(interval.UnionOp)
+    def run_union(self, interpreter, op, args):
+        out = args[0]
+        for s in args[1:]:
+            out = out | s
+        return (out,)
+
+    @impl(interval.IntersectOp)
+    def run_intersect(self, interpreter, op, args):
+        out = args[0]
+        for s in args[1:]:
+            out = out & s
+        return (out,)
+
+    @impl(interval.ComplementOp)
+    def run_complement(self, interpreter, op, args):
+        return (~args[0],)
+
+    @impl(interval.SelectOp)
+    def run_select(self, interpreter, op, args):
+        return (torch.where(args[0], args[1], args[2]),)
+
+    @impl(interval.KeepWordOp)
+    def run_keep_word(self, interpreter, op, args):
+        word = (args[0].to(torch.int64) * _BITS).sum(dim=-1, keepdim=True)
+        return (wrap(word, 32),)
+
+
+def make_interpreter(module: ModuleOp) -> Interpreter:
+    interp = Interpreter(module)
+    interp.register_implementations(ArithSemantics())
+    interp.register_implementations(MaskSemantics())
+    interp.register_implementations(IntervalSemantics())
+    return interp
+
+
+def _column(x: Sequence[int] | torch.Tensor) -> torch.Tensor:
+    return torch.as_tensor(x, dtype=torch.int64).reshape(-1, 1)
+
+
+def keep_words(
+    func: mask.FuncOp,
+    b: Sequence[int] | torch.Tensor,
+    h: Sequence[int] | torch.Tensor,
+    q: Sequence[int] | torch.Tensor,
+    kv_base: Sequence[int] | torch.Tensor,
+    aux_tensors: Sequence[torch.Tensor] = (),
+    aux_scalars: Sequence[int] = (),
+) -> torch.Tensor:
+    """The keep word (int64 in [0, 2^32)) of `func` at each of the N points."""
+    module = func.parent_op()
+    if not isinstance(module, ModuleOp):
+        module = ModuleOp([func.clone()])
+        func = module.ops.first  # type: ignore[assignment]
+    assert isinstance(func, mask.FuncOp)
+    interp = make_interpreter(module)
+    b, h, q, kv = _column(b), _column(h), _column(q), _column(kv_base)
+    if not func.is_windowed:
+        kv = kv + _LANE_IDS
+    scalars = [torch.tensor(int(s), dtype=torch.int64).reshape(1, 1) for s in aux_scalars]
+    (result,) = interp.call_op(func, (b, h, q, kv, *aux_tensors, *scalars))
+    n = b.shape[0]
+    if func.is_packed:
+        return torch.remainder(result.expand(n, 1).reshape(n), 1 << 32)
+    keep = result.expand(n, LANES).to(torch.int64)
+    return (keep * _BITS).sum(dim=-1)

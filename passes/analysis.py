@@ -1,0 +1,364 @@
+"""
+Analyses shared by the packing passes: value ranges over the mask domain,
+lane dependence and lane-affine linear forms.
+
+The domain (the semantics contract): b, h, q_idx, kv_idx are int32 >= 0 and
+kv_idx + 31 < 2^31; aux tensor elements and aux scalars are any value of their
+type. In a windowed function kv_idx is the window base (at most 2^31 - 32)
+and `mask.lane` is in [0, 31].
+
+`ValueRanges` gives, for every integer SSA value, an interval containing its
+exact value at every point of the domain, and says whether an op may wrap
+(its exact result may leave its type). A linear form is only taken through
+ops that cannot wrap, so it is the exact value.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import IntegerType, TensorType
+from xdsl.ir import BlockArgument, Operation, SSAValue
+from xdsl.transforms.canonicalization_patterns.utils import const_evaluate_operand
+
+from maskopt.dialects import mask
+
+INT32_MAX = 2**31 - 1
+LANES = 32
+
+
+@dataclass(frozen=True)
+class Range:
+    """A closed integer interval [lo, hi]."""
+
+    lo: int
+    hi: int
+
+    def __add__(self, other: Range) -> Range:
+        return Range(self.lo + other.lo, self.hi + other.hi)
+
+    def __sub__(self, other: Range) -> Range:
+        return Range(self.lo - other.hi, self.hi - other.lo)
+
+    def scale(self, c: int) -> Range:
+        a, b = self.lo * c, self.hi * c
+        return Range(min(a, b), max(a, b))
+
+    def __mul__(self, other: Range) -> Range:
+        corners = [a * b for a in (self.lo, self.hi) for b in (other.lo, other.hi)]
+        return Range(min(corners), max(corners))
+
+    def union(self, other: Range) -> Range:
+        return Range(min(self.lo, other.lo), max(self.hi, other.hi))
+
+    def within(self, other: Range) -> bool:
+        return other.lo <= self.lo and self.hi <= other.hi
+
+    @staticmethod
+    def of_type(t: IntegerType) -> Range:
+        w = t.width.data
+        if w == 1:
+            return Range(0, 1)
+        return Range(-(2 ** (w - 1)), 2 ** (w - 1) - 1)
+
+    @staticmethod
+    def exact(c: int) -> Range:
+        return Range(c, c)
+
+
+def type_range(t) -> Range:
+    assert isinstance(t, IntegerType), t
+    return Range.of_type(t)
+
+
+def _floordiv_range(x: Range, y: Range) -> Range | None:
+    if y.lo <= 0 <= y.hi:
+        return None
+    corners = [a // b for a in (x.lo, x.hi) for b in (y.lo, y.hi)]
+    return Range(min(corners), max(corners))
+
+
+def _floormod_range(x: Range, y: Range) -> Range:
+    if y.lo > 0:
+        if 0 <= x.lo and x.hi < y.lo:
+            return x
+        return Range(0, y.hi - 1)
+    if y.hi < 0:
+        return Range(y.lo + 1, 0)
+    return Range(min(y.lo + 1, 0), max(y.hi - 1, 0))
+
+
+def _remsi_range(x: Range, y: Range) -> Range:
+    m = max(abs(y.lo), abs(y.hi)) - 1
+    lo = 0 if x.lo >= 0 else max(-m, x.lo)
+    hi = 0 if x.hi <= 0 else min(m, x.hi)
+    return Range(lo, hi)
+
+
+def index_arg_ranges(func: mask.FuncOp) -> dict[SSAValue, Range]:
+    """Ranges of the four index arguments of `func` over the domain."""
+    b, h, q, kv = func.index_args
+    kv_hi = INT32_MAX - (LANES - 1) if func.is_windowed else INT32_MAX
+    return {
+        b: Range(0, INT32_MAX),
+        h: Range(0, INT32_MAX),
+        q: Range(0, INT32_MAX),
+        kv: Range(0, kv_hi),
+    }
+
+
+@dataclass
+class ValueRanges:
+    """Ranges of every integer value of one `mask.func`, computed on demand."""
+
+    func: mask.FuncOp
+    ranges: dict[SSAValue, Range] = field(default_factory=dict)
+    wrapping: set[Operation] = field(default_factory=set)
+
+    def __post_init__(self):
+        self.ranges.update(index_arg_ranges(self.func))
+
+    def may_wrap(self, op: Operation) -> bool:
+        """Whether the exact result of `op` may leave its type (so it wraps)."""
+        for r in op.results:
+            if isinstance(r.type, IntegerType):
+                self.of(r)
+        return op in self.wrapping
+
+    def of(self, value: SSAValue) -> Range:
+        if value in self.ranges:
+            return self.ranges[value]
+        if not isinstance(value.type, IntegerType):
+            raise ValueError(f"no range for a value of type {value.type}")
+        if isinstance(value, BlockArgument):
+            r = type_range(value.type)
+        else:
+            exact = self._exact(value)
+            limit = type_range(value.type)
+            if exact is None:
+                r = limit
+            elif exact.within(limit):
+                r = exact
+            else:
+                assert isinstance(value.owner, Operation)
+                self.wrapping.add(value.owner)
+                r = limit
+        self.ranges[value] = r
+        return r
+
+    def _exact(self, value: SSAValue) -> Range | None:
+        """The range of the exact (unwrapped) result, or None if unknown."""
+        op = value.owner
+        assert isinstance(op, Operation)
+        if value.type == IntegerType(1):
+            return Range(0, 1)
+        c = const_evaluate_operand(value)
+        if c is not None:
+            return Range.exact(c)
+        match op:
+            case arith.AddiOp():
+                return self.of(op.lhs) + self.of(op.rhs)
+            case arith.SubiOp():
+                return self.of(op.lhs) - self.of(op.rhs)
+            case arith.MuliOp():
+                return self.of(op.lhs) * self.of(op.rhs)
+            case arith.FloorDivSIOp():
+                return _floordiv_range(self.of(op.lhs), self.of(op.rhs))
+            case arith.DivSIOp():
+                r = _floordiv_range(self.of(op.lhs), self.of(op.rhs))
+                return None if r is None else Range(r.lo, r.hi + 1)
+            case mask.FloorModOp():
+                return _floormod_range(self.of(op.lhs), self.of(op.rhs))
+            case arith.RemSIOp():
+                return _remsi_range(self.of(op.lhs), self.of(op.rhs))
+            case arith.MinSIOp():
+                x, y = self.of(op.lhs), self.of(op.rhs)
+                return Range(min(x.lo, y.lo), min(x.hi, y.hi))
+            case arith.MaxSIOp():
+                x, y = self.of(op.lhs), self.of(op.rhs)
+                return Range(max(x.lo, y.lo), max(x.hi, y.hi))
+            case arith.SelectOp():
+                return self.of(op.lhs).union(self.of(op.rhs))
+            case arith.ExtSIOp():
+                if op.input.type == IntegerType(1):
+                    return Range(-1, 0)
+                return self.of(op.input)
+            case arith.ExtUIOp():
+                r = self.of(op.input)
+                if op.input.type == IntegerType(1):
+                    return Range(0, 1)
+                return r if r.lo >= 0 else Range(0, 2 ** op.input.type.width.data - 1)
+            case arith.TruncIOp():
+                return self.of(op.input)
+            case mask.LaneOp():
+                return Range(0, LANES - 1)
+            case _:
+                return None
+
+
+def lane_dependent_values(func: mask.FuncOp) -> set[SSAValue]:
+    """Values of `func` that may differ between the lanes of a window."""
+    dependent: set[SSAValue] = set()
+    if not func.is_windowed:
+        dependent.add(func.index_args[3])
+    for op in func.block.walk():
+        if isinstance(op, mask.LaneOp | mask.LaneCmpOp) or any(
+            o in dependent for o in op.operands
+        ):
+            dependent.update(op.results)
+    return dependent
+
+
+@dataclass(frozen=True)
+class Affine:
+    """An exact linear form `sum(coeff * atom) + const` over SSA values."""
+
+    terms: tuple[tuple[SSAValue, int], ...] = ()
+    const: int = 0
+
+    @staticmethod
+    def atom(v: SSAValue) -> Affine:
+        return Affine(((v, 1),), 0)
+
+    def _combine(self, other: Affine, sign: int) -> Affine:
+        terms = dict(self.terms)
+        for v, c in other.terms:
+            terms[v] = terms.get(v, 0) + sign * c
+        return Affine(
+            tuple((v, c) for v, c in terms.items() if c != 0),
+            self.const + sign * other.const,
+        )
+
+    def __add__(self, other: Affine) -> Affine:
+        return self._combine(other, 1)
+
+    def __sub__(self, other: Affine) -> Affine:
+        return self._combine(other, -1)
+
+    def scale(self, k: int) -> Affine:
+        if k == 0:
+            return Affine()
+        return Affine(tuple((v, c * k) for v, c in self.terms), self.const * k)
+
+    def coeff(self, v: SSAValue) -> int:
+        return dict(self.terms).get(v, 0)
+
+    def without(self, v: SSAValue) -> Affine:
+        return Affine(tuple((t, c) for t, c in self.terms if t != v), self.const)
+
+
+@dataclass
+class LinearForms:
+    """
+    Lane-affine forms of the integer values of a windowed `mask.func`.
+
+    A lane-uniform value the form cannot see through is an atom. A lane-
+    dependent value has a form only when it is built from `mask.lane` by
+    non-wrapping additions, subtractions, multiplications by constants and
+    sign extensions; otherwise `of` gives None and `why_not` says why.
+    """
+
+    func: mask.FuncOp
+    ranges: ValueRanges
+    dependent: set[SSAValue]
+    lane: SSAValue | None
+    forms: dict[SSAValue, Affine | None] = field(default_factory=dict)
+
+    @staticmethod
+    def build(func: mask.FuncOp) -> LinearForms:
+        lane = next(
+            (op.result for op in func.block.ops if isinstance(op, mask.LaneOp)), None
+        )
+        return LinearForms(func, ValueRanges(func), lane_dependent_values(func), lane)
+
+    def of(self, value: SSAValue) -> Affine | None:
+        if value in self.forms:
+            return self.forms[value]
+        form = self._form(value)
+        self.forms[value] = form
+        return form
+
+    def _form(self, value: SSAValue) -> Affine | None:
+        c = const_evaluate_operand(value)
+        if c is not None:
+            return Affine((), c)
+        if value is self.lane:
+            return Affine.atom(value)
+        op = value.owner
+        if isinstance(op, Operation) and not self.ranges.may_wrap(op):
+            match op:
+                case arith.AddiOp():
+                    lhs, rhs = self.of(op.lhs), self.of(op.rhs)
+                    if lhs is not None and rhs is not None:
+                        return lhs + rhs
+                case arith.SubiOp():
+                    lhs, rhs = self.of(op.lhs), self.of(op.rhs)
+                    if lhs is not None and rhs is not None:
+                        return lhs - rhs
+                case arith.MuliOp():
+                    lhs, rhs = self.of(op.lhs), self.of(op.rhs)
+                    if lhs is not None and rhs is not None:
+                        if not rhs.terms:
+                            return lhs.scale(rhs.const)
+                        if not lhs.terms:
+                            return rhs.scale(lhs.const)
+                case arith.ExtSIOp() | arith.TruncIOp() if (
+                    op.input.type != IntegerType(1)
+                ):
+                    return self.of(op.input)
+                case _:
+                    pass
+        if value not in self.dependent:
+            return Affine.atom(value)
+        return None
+
+    def why_not(self, value: SSAValue) -> str:
+        """Why a lane-dependent value has no lane-affine form (for remarks)."""
+        op = value.owner
+        if not isinstance(op, Operation):
+            return f"{describe(value)} is not lane-affine"
+        if self.ranges.may_wrap(op) and value in self.dependent:
+            return f"{describe(value)} may overflow its type, so it is not lane-affine"
+        for operand in op.operands:
+            if operand in self.dependent and isinstance(operand.type, IntegerType):
+                if self.of(operand) is None:
+                    return self.why_not(operand)
+        match op:
+            case mask.LoadOp():
+                return (
+                    f"{describe(value)} is a per-lane gather: its index depends "
+                    "on kv_idx; index aux tensors by lane-uniform values "
+                    "(b, h, q_idx) instead, e.g. a starts/offsets tensor "
+                    "indexed by the document of q_idx"
+                )
+            case arith.MuliOp():
+                return f"{describe(value)} multiplies two lane-dependent values"
+            case _:
+                return f"{describe(value)} ({op.name}) of a lane-dependent value is not lane-affine"
+
+    def uniform_range(self, form: Affine) -> Range:
+        """The range of a lane-uniform form over the domain."""
+        r = Range.exact(form.const)
+        for v, c in form.terms:
+            r = r + self.ranges.of(v).scale(c)
+        return r
+
+
+def describe(value: SSAValue) -> str:
+    """A short human name for a value: its name hint, op and source location."""
+    name = f"%{value.name_hint}" if value.name_hint else "a value"
+    op = value.owner
+    if isinstance(op, Operation):
+        text = f"`{name} = {op.name}`"
+        loc = op.location
+        from xdsl.dialects.builtin import FileLineColLoc
+
+        if isinstance(loc, FileLineColLoc):
+            text += f" ({loc.filename.data}:{loc.line.data})"
+        return text
+    return f"`{name}`"
+
+
+def is_aux_tensor(v: SSAValue) -> bool:
+    return isinstance(v.type, TensorType)

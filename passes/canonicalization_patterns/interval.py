@@ -1,0 +1,138 @@
+"""Canonicalization patterns of the `interval` dialect (folding of constant sets)."""
+
+from xdsl.dialects import arith
+from xdsl.ir import SSAValue
+from xdsl.pattern_rewriter import (
+    PatternRewriter,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+from xdsl.transforms.canonicalization_patterns.utils import const_evaluate_operand
+
+from maskopt.dialects import interval
+from maskopt.dialects.interval import LANES
+
+
+def _is_full(v: SSAValue) -> bool:
+    return isinstance(v.owner, interval.FullOp)
+
+
+def _is_empty(v: SSAValue) -> bool:
+    return isinstance(v.owner, interval.EmptyOp)
+
+
+class RangeConstantFold(RewritePattern):
+    """A range whose clipped bounds are constants and empty or full becomes `empty`/`full`."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: interval.RangeOp, rewriter: PatternRewriter, /):
+        lo = const_evaluate_operand(op.lo)
+        hi = const_evaluate_operand(op.hi)
+        if hi is not None and hi <= 0 or lo is not None and lo >= LANES:
+            rewriter.replace(op, interval.EmptyOp())
+        elif lo is not None and hi is not None:
+            if max(lo, 0) >= min(hi, LANES):
+                rewriter.replace(op, interval.EmptyOp())
+            elif lo <= 0 and hi >= LANES:
+                rewriter.replace(op, interval.FullOp())
+        elif op.lo == op.hi:
+            rewriter.replace(op, interval.EmptyOp())
+
+
+class UnionIdentities(RewritePattern):
+    """Drop `empty` and duplicate operands of a union; `full` absorbs; one operand folds."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: interval.UnionOp, rewriter: PatternRewriter, /):
+        if any(_is_full(s) for s in op.sets):
+            rewriter.replace(op, interval.FullOp())
+            return
+        kept = list(dict.fromkeys(s for s in op.sets if not _is_empty(s)))
+        if not kept:
+            rewriter.replace(op, interval.EmptyOp())
+        elif len(kept) == 1:
+            rewriter.replace(op, (), (kept[0],))
+        elif len(kept) != len(op.sets):
+            rewriter.replace(op, interval.UnionOp(kept))
+
+
+class UnionFlatten(RewritePattern):
+    """A union of a single-use union is one union."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: interval.UnionOp, rewriter: PatternRewriter, /):
+        flat: list[SSAValue] = []
+        changed = False
+        for s in op.sets:
+            if isinstance(s.owner, interval.UnionOp) and len(s.uses) == 1:
+                flat.extend(s.owner.sets)
+                changed = True
+            else:
+                flat.append(s)
+        if changed:
+            rewriter.replace(op, interval.UnionOp(flat))
+
+
+class IntersectIdentities(RewritePattern):
+    """Drop `full` and duplicate operands of an intersection; `empty` absorbs."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: interval.IntersectOp, rewriter: PatternRewriter, /):
+        if any(_is_empty(s) for s in op.sets):
+            rewriter.replace(op, interval.EmptyOp())
+            return
+        kept = list(dict.fromkeys(s for s in op.sets if not _is_full(s)))
+        if not kept:
+            rewriter.replace(op, interval.FullOp())
+        elif len(kept) == 1:
+            rewriter.replace(op, (), (kept[0],))
+        elif len(kept) != len(op.sets):
+            rewriter.replace(op, interval.IntersectOp(kept))
+
+
+class ComplementConstant(RewritePattern):
+    """`complement full` -> empty, `complement empty` -> full, double complement cancels."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: interval.ComplementOp, rewriter: PatternRewriter, /):
+        if _is_full(op.set):
+            rewriter.replace(op, interval.EmptyOp())
+        elif _is_empty(op.set):
+            rewriter.replace(op, interval.FullOp())
+        elif isinstance(inner := op.set.owner, interval.ComplementOp):
+            rewriter.replace(op, (), (inner.set,))
+
+
+class SelectFold(RewritePattern):
+    """A select on a constant condition, or between equal sets, is one of its operands."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: interval.SelectOp, rewriter: PatternRewriter, /):
+        if op.true_set == op.false_set:
+            rewriter.replace(op, (), (op.true_set,))
+            return
+        c = const_evaluate_operand(op.cond)
+        if c is not None:
+            rewriter.replace(op, (), (op.true_set if c else op.false_set,))
+
+
+class KeepWordConstant(RewritePattern):
+    """The keep word of `full` is all ones, of `empty` zero."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: interval.KeepWordOp, rewriter: PatternRewriter, /):
+        if _is_full(op.set):
+            rewriter.replace(op, arith.ConstantOp.from_int_and_width(-1, 32))
+        elif _is_empty(op.set):
+            rewriter.replace(op, arith.ConstantOp.from_int_and_width(0, 32))
+
+
+ALL_PATTERNS = (
+    RangeConstantFold(),
+    UnionIdentities(),
+    UnionFlatten(),
+    IntersectIdentities(),
+    ComplementConstant(),
+    SelectFold(),
+    KeepWordConstant(),
+)

@@ -1,0 +1,249 @@
+"""
+`lane-affine`: split kv_idx into window base + lane and rewrite comparisons
+into the canonical lane-affine form.
+
+For every `mask.func` that is not windowed yet:
+
+1. `kv_idx` becomes the base of a 32-lane window: `%lane = mask.lane` and
+   every use of kv_idx is replaced by `kv_idx + %lane`; the function gets
+   `window`.
+2. Every `arith.cmpi` (signed or equality predicate) whose operands depend on
+   the lane and have exact linear forms (see `maskopt.passes.analysis`) is
+   rewritten as `mask.lane_cmp pred, c * lane + %u` where `%u` is the
+   lane-uniform part, materialized with arith ops that provably do not
+   overflow (in i32 when value ranges allow, else in i64; otherwise the
+   comparison is left alone).
+3. A comparison of a floor division by a positive constant with a lane-
+   uniform value, `(A // B) <pred> W`, is the comparison of A with the block
+   bounds `W * B` and `W * B + B - 1` (so `q // B == kv // B` becomes the two
+   comparisons of a block range).
+
+Comparisons that cannot be rewritten stay as they are; `fold-intervals`
+reports why.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import arith, builtin
+from xdsl.dialects.builtin import IntegerType, i32, i64
+from xdsl.ir import Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.transforms.canonicalization_patterns.utils import const_evaluate_operand
+from xdsl.transforms.dead_code_elimination import region_dce
+
+from maskopt.dialects import mask
+from maskopt.passes.analysis import Affine, LinearForms, Range, type_range
+
+#: arith.cmpi predicate number -> lane_cmp predicate name (signed and equality).
+CMPI_TO_LANE = {0: "eq", 1: "ne", 2: "slt", 3: "sle", 4: "sgt", 5: "sge"}
+LANE_TO_CMPI = {v: k for k, v in CMPI_TO_LANE.items()}
+#: predicate of `b <pred> a` given `a <pred'> b`.
+MIRROR = {"eq": "eq", "ne": "ne", "slt": "sgt", "sle": "sge", "sgt": "slt", "sge": "sle"}
+
+
+def window_function(func: mask.FuncOp) -> SSAValue:
+    """Make `func` windowed: kv_idx is the window base, uses see kv_idx + lane."""
+    kv = func.index_args[3]
+    uses = list(kv.uses)
+    lane = mask.LaneOp()
+    lane.result.name_hint = "lane"
+    kv_lane = arith.AddiOp(kv, lane.result)
+    kv_lane.result.name_hint = "kv"
+    Rewriter.insert_op([lane, kv_lane], InsertPoint.at_start(func.block))
+    for use in uses:
+        use.operation.operands[use.index] = kv_lane.result
+    func.kv_window = builtin.UnitAttr()
+    return lane.result
+
+
+class Materializer:
+    """Emits lane-uniform linear forms as arith ops that cannot overflow."""
+
+    def __init__(self, forms: LinearForms):
+        self.forms = forms
+
+    def _fits(self, form: Affine, limit: Range) -> bool:
+        r = Range.exact(0)
+        for v, c in form.terms:
+            term = self.forms.ranges.of(v).scale(c)
+            if not term.within(limit) or not self.forms.ranges.of(v).within(limit):
+                return False
+            r = r + term
+            if not r.within(limit):
+                return False
+        r = r + Range.exact(form.const)
+        return r.within(limit) and Range.exact(form.const).within(limit)
+
+    def choose_type(self, form: Affine) -> IntegerType | None:
+        for t in (i32, i64):
+            if self._fits(form, type_range(t)):
+                return t
+        return None
+
+    def emit(self, form: Affine, at: Operation) -> SSAValue | None:
+        """Insert ops computing `form` before `at`; None if it may overflow i64."""
+        t = self.choose_type(form)
+        if t is None:
+            return None
+        ops: list[Operation] = []
+
+        def const(c: int) -> SSAValue:
+            op = arith.ConstantOp.from_int_and_width(c, t)
+            ops.append(op)
+            return op.result
+
+        def cast(v: SSAValue) -> SSAValue:
+            if v.type == t:
+                return v
+            assert isinstance(v.type, IntegerType)
+            op = (
+                arith.ExtSIOp(v, t)
+                if v.type.width.data < t.width.data
+                else arith.TruncIOp(v, t)
+            )
+            ops.append(op)
+            return op.result
+
+        # Positive terms first, so the running sum starts without a negation.
+        terms = sorted(form.terms, key=lambda vc: vc[1] < 0)
+        acc: SSAValue | None = None
+        for v, c in terms:
+            x = cast(v)
+            if abs(c) != 1:
+                mul = arith.MuliOp(x, const(abs(c)))
+                ops.append(mul)
+                x = mul.result
+            if acc is None:
+                if c > 0:
+                    acc = x
+                    continue
+                acc = const(0)
+            op = arith.AddiOp(acc, x) if c > 0 else arith.SubiOp(acc, x)
+            ops.append(op)
+            acc = op.result
+        if acc is None:
+            acc = const(form.const)
+        elif form.const:
+            op = arith.AddiOp(acc, const(form.const))
+            ops.append(op)
+            acc = op.result
+        Rewriter.insert_op(ops, InsertPoint.before(at))
+        return acc
+
+
+def _floordiv_by_positive_constant(v: SSAValue) -> tuple[SSAValue, int] | None:
+    op = v.owner
+    if isinstance(op, arith.FloorDivSIOp):
+        d = const_evaluate_operand(op.rhs)
+        if d is not None and d > 0:
+            return op.lhs, d
+    return None
+
+
+@dataclass
+class _Rewriter:
+    func: mask.FuncOp
+    forms: LinearForms
+
+    def lane_compare(self, pred: str, diff: Affine, at: Operation) -> SSAValue | None:
+        """`diff <pred> 0` as a lane_cmp (or a uniform cmpi), inserted before `at`."""
+        lane = self.forms.lane
+        c = diff.coeff(lane) if lane is not None else 0
+        u = diff.without(lane) if lane is not None else diff
+        value = Materializer(self.forms).emit(u, at)
+        if value is None:
+            return None
+        if c == 0:
+            assert isinstance(value.type, IntegerType)
+            zero = arith.ConstantOp.from_int_and_width(0, value.type)
+            cmp = arith.CmpiOp(value, zero.result, LANE_TO_CMPI[pred])
+            Rewriter.insert_op([zero, cmp], InsertPoint.before(at))
+            return cmp.result
+        cmp = mask.LaneCmpOp(pred, c, value)
+        Rewriter.insert_op(cmp, InsertPoint.before(at))
+        return cmp.result
+
+    def affine_compare(self, op: arith.CmpiOp, pred: str) -> SSAValue | None:
+        lhs, rhs = self.forms.of(op.lhs), self.forms.of(op.rhs)
+        if lhs is None or rhs is None:
+            return None
+        return self.lane_compare(pred, lhs - rhs, op)
+
+    def floordiv_compare(self, op: arith.CmpiOp, pred: str) -> SSAValue | None:
+        a, w = op.lhs, op.rhs
+        if a not in self.forms.dependent or _floordiv_by_positive_constant(a) is None:
+            a, w, pred = w, a, MIRROR[pred]
+        fd = _floordiv_by_positive_constant(a)
+        if fd is None or w in self.forms.dependent:
+            return None
+        numerator, d = fd
+        x, wf = self.forms.of(numerator), self.forms.of(w)
+        if x is None or wf is None:
+            return None
+        low = x - wf.scale(d)  # A - W*B: A // B >= W  <=>  low >= 0
+        high = low - Affine((), d - 1)  # A // B <= W  <=>  high <= 0
+        parts: list[tuple[str, Affine]]
+        combine: type[arith.AndIOp] | type[arith.OrIOp] | None = None
+        match pred:
+            case "eq":
+                parts, combine = [("sge", low), ("sle", high)], arith.AndIOp
+            case "ne":
+                parts, combine = [("slt", low), ("sgt", high)], arith.OrIOp
+            case "slt":
+                parts = [("slt", low)]
+            case "sle":
+                parts = [("sle", high)]
+            case "sgt":
+                parts = [("sgt", high)]
+            case _:
+                parts = [("sge", low)]
+        values = []
+        for p, form in parts:
+            v = self.lane_compare(p, form, op)
+            if v is None:
+                return None
+            values.append(v)
+        if combine is None:
+            return values[0]
+        both = combine(values[0], values[1])
+        Rewriter.insert_op(both, InsertPoint.before(op))
+        return both.result
+
+    def run(self) -> None:
+        for op in list(self.func.block.ops):
+            if not isinstance(op, arith.CmpiOp):
+                continue
+            pred = CMPI_TO_LANE.get(op.predicate.value.data)
+            if pred is None or not (
+                op.lhs in self.forms.dependent or op.rhs in self.forms.dependent
+            ):
+                continue
+            new = self.affine_compare(op, pred)
+            if new is None:
+                new = self.floordiv_compare(op, pred)
+            if new is not None:
+                if op.result.name_hint and new.name_hint is None:
+                    new.name_hint = op.result.name_hint
+                Rewriter.replace_op(op, [], [new])
+
+
+@dataclass(frozen=True)
+class LaneAffinePass(ModulePass):
+    """
+    Window every mask.func (kv_idx = base + lane) and rewrite lane-affine
+    comparisons into `mask.lane_cmp`.
+    """
+
+    name = "lane-affine"
+
+    def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
+        for func in op.walk():
+            if not isinstance(func, mask.FuncOp) or func.is_windowed:
+                continue
+            window_function(func)
+            _Rewriter(func, LinearForms.build(func)).run()
+            region_dce(func.body)
