@@ -143,6 +143,14 @@ class ArithSemantics(InterpreterFunctions):
     def run_maxsi(self, interpreter, op, args):
         return self._binary(op, torch.maximum, args)
 
+    @impl(arith.ShRSIOp)
+    def run_shrsi(self, interpreter, op, args):
+        return self._binary(op, torch.bitwise_right_shift, args)
+
+    @impl(arith.ShLIOp)
+    def run_shli(self, interpreter, op, args):
+        return self._binary(op, torch.bitwise_left_shift, args)
+
     @impl(arith.AndIOp)
     def run_andi(self, interpreter, op, args):
         if op.result.type == IntegerType(1):

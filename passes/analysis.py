@@ -172,6 +172,13 @@ class ValueRanges:
                 return _floormod_range(self.of(op.lhs), self.of(op.rhs))
             case arith.RemSIOp():
                 return _remsi_range(self.of(op.lhs), self.of(op.rhs))
+            case arith.ShRSIOp() if (k := const_evaluate_operand(op.rhs)) is not None:
+                return _floordiv_range(self.of(op.lhs), Range.exact(2**k))
+            case arith.ShLIOp() if (k := const_evaluate_operand(op.rhs)) is not None:
+                return self.of(op.lhs).scale(2**k)
+            case arith.AndIOp() if self.of(op.rhs).lo >= 0 or self.of(op.lhs).lo >= 0:
+                x, y = self.of(op.lhs), self.of(op.rhs)
+                return Range(0, min(r.hi for r in (x, y) if r.lo >= 0))
             case arith.MinSIOp():
                 x, y = self.of(op.lhs), self.of(op.rhs)
                 return Range(min(x.lo, y.lo), min(x.hi, y.hi))
@@ -303,6 +310,10 @@ class LinearForms:
                             return lhs.scale(rhs.const)
                         if not lhs.terms:
                             return rhs.scale(lhs.const)
+                case arith.ShLIOp() if (k := const_evaluate_operand(op.rhs)) is not None:
+                    lhs = self.of(op.lhs)
+                    if lhs is not None:
+                        return lhs.scale(2**k)
                 case arith.ExtSIOp() | arith.TruncIOp() if (
                     op.input.type != IntegerType(1)
                 ):

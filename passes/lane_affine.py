@@ -84,6 +84,46 @@ class Materializer:
                 return t
         return None
 
+    #: A wide atom is clamped to +-CLAMP // |coeff| (see `emit_for_sign`).
+    CLAMP = 2**40
+    #: ... when the rest of the form provably stays within +-REST.
+    REST = 2**38
+
+    def emit_for_sign(self, form: Affine, at: Operation) -> SSAValue | None:
+        """
+        Insert ops computing a value with the same lane comparisons as `form`.
+
+        `c * L + form <pred> 0` depends on `form` only through its value in
+        [-64, 64]: beyond, the comparison is the same for all 32 lanes. So
+        when exactly one atom `a` (say an int64 aux load) is too wide to
+        compute `form` in i64, `a` is first clamped to +-2^40 / |c|: if `c * a`
+        was beyond, `form` stays beyond +-(2^40 - 2^38), on the same side.
+        """
+        value = self.emit(form, at)
+        if value is not None:
+            return value
+        limit = Range(-self.REST, self.REST)
+        wide = [
+            (v, c)
+            for v, c in form.terms
+            if not self.forms.ranges.of(v).scale(c).within(limit)
+        ]
+        if len(wide) != 1:
+            return None
+        (a, c), rest = wide[0], form.without(wide[0][0])
+        if not self.forms.uniform_range(rest).within(limit):
+            return None
+        bound = self.CLAMP // abs(c)
+        assert isinstance(a.type, IntegerType)
+        hi = arith.ConstantOp.from_int_and_width(bound, a.type)
+        lo = arith.ConstantOp.from_int_and_width(-bound, a.type)
+        clamped = arith.MaxSIOp(arith.MinSIOp(a, hi.result).result, lo.result)
+        low_op = clamped.lhs.owner
+        assert isinstance(low_op, Operation)
+        Rewriter.insert_op([hi, lo, low_op, clamped], InsertPoint.before(at))
+        self.forms.ranges.ranges[clamped.result] = Range(-bound, bound)
+        return self.emit(rest + Affine(((clamped.result, c),)), at)
+
     def emit(self, form: Affine, at: Operation) -> SSAValue | None:
         """Insert ops computing `form` before `at`; None if it may overflow i64."""
         t = self.choose_type(form)
@@ -154,7 +194,7 @@ class _Rewriter:
         lane = self.forms.lane
         c = diff.coeff(lane) if lane is not None else 0
         u = diff.without(lane) if lane is not None else diff
-        value = Materializer(self.forms).emit(u, at)
+        value = Materializer(self.forms).emit_for_sign(u, at)
         if value is None:
             return None
         if c == 0:

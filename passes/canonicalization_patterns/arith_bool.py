@@ -100,7 +100,7 @@ class XOrINotCmpi(RewritePattern):
             if _bool_const(c) is not True:
                 continue
             cmp = x.owner
-            if not isinstance(cmp, arith.CmpiOp) or len(cmp.result.uses) != 1:
+            if not isinstance(cmp, arith.CmpiOp) or cmp.result.uses.get_length() != 1:
                 continue
             inverse = self._INVERSE[cmp.predicate.value.data]
             rewriter.replace(op, arith.CmpiOp(cmp.lhs, cmp.rhs, inverse))

@@ -64,7 +64,7 @@ class UnionFlatten(RewritePattern):
         flat: list[SSAValue] = []
         changed = False
         for s in op.sets:
-            if isinstance(s.owner, interval.UnionOp) and len(s.uses) == 1:
+            if isinstance(s.owner, interval.UnionOp) and s.uses.get_length() == 1:
                 flat.extend(s.owner.sets)
                 changed = True
             else:

@@ -1,0 +1,575 @@
+"""
+FX import: an inductor-style mask GraphModule -> a `mask.func` in a module.
+
+Follows torch-mlir's `fx_importer.py`: a dispatch table from aten overloads
+to emitters, types from each node's `meta["val"]`/`meta["tensor_meta"]`, FX
+node names as SSA name hints and the user's source line (from
+`meta["stack_trace"]`) as each op's location. An op without an emitter is an
+`FXImportError` naming the node (`node.format_node()`) and the source line.
+
+Graph contract (what inductor hands `select_packed_mask_intervals`):
+placeholders b, h, q_idx, kv_idx (0-dim int32), then captured tensors, then
+captured scalars; one output, a 0-dim bool.
+
+Integer semantics are torch's: ops on int32 wrap, a Python scalar takes the
+tensor's dtype, tensor-tensor ops promote to the result dtype in `val`.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import torch
+import torch.fx
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import (
+    FileLineColLoc,
+    IntAttr,
+    IntegerType,
+    LocationAttr,
+    ModuleOp,
+    StringAttr,
+    TensorType,
+    UnknownLoc,
+    i1,
+    i32,
+)
+from xdsl.ir import Block, Operation, SSAValue
+
+from maskopt.dialects import mask
+
+aten = torch.ops.aten
+
+_DTYPES: dict[torch.dtype, IntegerType] = {
+    torch.bool: IntegerType(1),
+    torch.int8: IntegerType(8),
+    torch.int16: IntegerType(16),
+    torch.int32: IntegerType(32),
+    torch.int64: IntegerType(64),
+}
+
+_TORCH_DIR = os.path.dirname(torch.__file__)
+_FRAME = re.compile(r'File "([^"]+)", line (\d+)')
+
+
+class FXImportError(Exception):
+    """The graph has something maskopt cannot import; the message says what and where."""
+
+
+def element_type(dtype: torch.dtype, what: str) -> IntegerType:
+    if dtype not in _DTYPES:
+        raise FXImportError(
+            f"{what} has dtype {dtype}; mask_mods index with bool and signed "
+            "integer tensors (int8, int16, int32, int64)"
+        )
+    return _DTYPES[dtype]
+
+
+def _val(node: torch.fx.Node) -> Any:
+    meta = node.meta.get("tensor_meta")
+    if meta is not None:
+        return meta
+    return node.meta.get("val")
+
+
+def node_dtype(node: torch.fx.Node) -> torch.dtype | None:
+    v = _val(node)
+    return getattr(v, "dtype", None)
+
+
+def node_shape(node: torch.fx.Node) -> tuple[int, ...] | None:
+    v = _val(node)
+    shape = getattr(v, "shape", None)
+    return None if shape is None else tuple(int(d) for d in shape)
+
+
+def user_location(node: torch.fx.Node) -> LocationAttr:
+    """The innermost frame of the user's code in the node's stack trace."""
+    trace = node.meta.get("stack_trace") or ""
+    lines = trace.splitlines()
+    found = None
+    for i, line in enumerate(lines):
+        m = _FRAME.search(line)
+        if m and not os.path.abspath(m.group(1)).startswith(_TORCH_DIR):
+            col = 1
+            if i + 1 < len(lines) and not _FRAME.search(lines[i + 1]):
+                src = lines[i + 1]
+                col = len(src) - len(src.lstrip()) - 3 if src.startswith("    ") else 1
+            found = (m.group(1), int(m.group(2)), max(col, 1))
+    if found is None:
+        return UnknownLoc()
+    return FileLineColLoc(StringAttr(found[0]), IntAttr(found[1]), IntAttr(found[2]))
+
+
+def format_location(loc: LocationAttr) -> str:
+    if isinstance(loc, FileLineColLoc):
+        return f"{loc.filename.data}:{loc.line.data}:{loc.column.data}"
+    return "<unknown>"
+
+
+Emitter = Callable[["_Importer", torch.fx.Node], SSAValue]
+
+
+@dataclass
+class _Importer:
+    gm: torch.fx.GraphModule
+    block: Block
+    values: dict[torch.fx.Node, SSAValue] = field(default_factory=dict)
+    location: LocationAttr = field(default_factory=UnknownLoc)
+
+    # Building ---------------------------------------------------------------
+
+    def add(self, op: Operation, name: str | None = None) -> SSAValue:
+        op.location = self.location
+        self.block.add_op(op)
+        if not op.results:
+            return None  # type: ignore[return-value]
+        result = op.results[0]
+        if name is not None:
+            result.name_hint = name
+        return result
+
+    def const(self, value: int | bool, t: IntegerType) -> SSAValue:
+        if t == i1:
+            value = -1 if value else 0
+        return self.add(arith.ConstantOp.from_int_and_width(int(value), t, truncate_bits=True))
+
+    def cast(self, v: SSAValue, t: IntegerType) -> SSAValue:
+        """Convert an integer or bool value to `t` like torch's `.to(dtype)`."""
+        if v.type == t:
+            return v
+        assert isinstance(v.type, IntegerType)
+        if t == i1:
+            zero = self.const(0, v.type)
+            return self.add(arith.CmpiOp(v, zero, "ne"))
+        if v.type == i1:
+            return self.add(arith.ExtUIOp(v, t))
+        if v.type.width.data < t.width.data:
+            return self.add(arith.ExtSIOp(v, t))
+        return self.add(arith.TruncIOp(v, t))
+
+    def operand(self, arg: Any, t: IntegerType, what: str) -> SSAValue:
+        """An FX argument (node or Python scalar) as a value of type `t`."""
+        if isinstance(arg, torch.fx.Node):
+            return self.cast(self.values[arg], t)
+        if isinstance(arg, bool):
+            return self.const(arg, t) if t == i1 else self.const(int(arg), t)
+        if isinstance(arg, int):
+            r = t.width.data
+            if t != i1 and not -(2 ** (r - 1)) <= arg < 2 ** (r - 1):
+                raise FXImportError(f"{what}: the constant {arg} does not fit {t}")
+            return self.const(arg, t)
+        raise FXImportError(f"{what}: unsupported argument {arg!r} of type {type(arg).__name__}")
+
+    def result_type(self, node: torch.fx.Node) -> IntegerType:
+        dtype = node_dtype(node)
+        if dtype is None:
+            raise FXImportError(f"{self.where(node)}: `{node.format_node()}` has no dtype metadata")
+        return element_type(dtype, f"{self.where(node)}: `{node.format_node()}`")
+
+    def promoted(self, node: torch.fx.Node, args: Sequence[Any]) -> IntegerType:
+        """The type torch computes a comparison in: the widest tensor operand."""
+        types = [self.values[a].type for a in args if isinstance(a, torch.fx.Node)]
+        ints = [t for t in types if isinstance(t, IntegerType) and t != i1]
+        if ints:
+            return max(ints, key=lambda t: t.width.data)
+        if any(isinstance(a, int) and not isinstance(a, bool) for a in args):
+            return IntegerType(64)
+        return i1
+
+    def where(self, node: torch.fx.Node) -> str:
+        return format_location(user_location(node))
+
+    # Import -----------------------------------------------------------------
+
+    def run(self) -> SSAValue:
+        output = None
+        for node in self.gm.graph.nodes:
+            self.location = user_location(node)
+            if node.op == "placeholder":
+                continue
+            if node.op == "output":
+                output = node
+                break
+            if node.op != "call_function":
+                raise FXImportError(
+                    f"{self.where(node)}: unsupported node in mask_mod: "
+                    f"`{node.format_node()}`"
+                )
+            emitter = EMITTERS.get(node.target)
+            if emitter is None:
+                raise FXImportError(
+                    f"{self.where(node)}: unsupported operation in mask_mod: "
+                    f"`{node.format_node()}`"
+                )
+            value = emitter(self, node)
+            if value.name_hint is None:
+                value.name_hint = node.name
+            self.values[node] = value
+        if output is None:
+            raise FXImportError("the mask graph has no output")
+        (result,) = output.args
+        if isinstance(result, (tuple, list)) and len(result) == 1:
+            (result,) = result
+        if isinstance(result, bool):
+            return self.const(result, i1)
+        if not isinstance(result, torch.fx.Node):
+            raise FXImportError(f"mask_mod returns {result!r}, not a bool tensor")
+        value = self.values[result]
+        if value.type != i1:
+            raise FXImportError(
+                f"{self.where(result)}: mask_mod returns {node_dtype(result)}, "
+                "not a bool tensor"
+            )
+        return value
+
+
+# Emitters ---------------------------------------------------------------------
+
+
+def _binary(op_cls) -> Emitter:
+    def emit(self: _Importer, node: torch.fx.Node) -> SSAValue:
+        t = self.result_type(node)
+        lhs = self.operand(node.args[0], t, node.name)
+        rhs = self.operand(node.args[1], t, node.name)
+        return self.add(op_cls(lhs, rhs), node.name)
+
+    return emit
+
+
+def _add_sub(op_cls) -> Emitter:
+    """aten.add/sub with `alpha`: x + alpha * y."""
+
+    def emit(self: _Importer, node: torch.fx.Node) -> SSAValue:
+        t = self.result_type(node)
+        lhs = self.operand(node.args[0], t, node.name)
+        rhs = self.operand(node.args[1], t, node.name)
+        alpha = node.kwargs.get("alpha", node.args[2] if len(node.args) > 2 else 1)
+        if alpha != 1:
+            if not isinstance(alpha, int):
+                raise FXImportError(f"{self.where(node)}: non-integer alpha in `{node.format_node()}`")
+            rhs = self.add(arith.MuliOp(rhs, self.operand(alpha, t, node.name)))
+        return self.add(op_cls(lhs, rhs), node.name)
+
+    return emit
+
+
+def _rsub(self: _Importer, node: torch.fx.Node) -> SSAValue:
+    t = self.result_type(node)
+    lhs = self.operand(node.args[0], t, node.name)
+    rhs = self.operand(node.args[1], t, node.name)
+    alpha = node.kwargs.get("alpha", 1)
+    if alpha != 1:
+        lhs = self.add(arith.MuliOp(lhs, self.operand(alpha, t, node.name)))
+    return self.add(arith.SubiOp(rhs, lhs), node.name)
+
+
+def _div_mode(self: _Importer, node: torch.fx.Node) -> SSAValue:
+    mode = node.kwargs.get("rounding_mode")
+    t = self.result_type(node)
+    if t == i1 or mode not in ("floor", "trunc"):
+        raise FXImportError(
+            f"{self.where(node)}: true division in a mask_mod is float arithmetic: "
+            f"`{node.format_node()}`; use // (floor division)"
+        )
+    lhs = self.operand(node.args[0], t, node.name)
+    rhs = self.operand(node.args[1], t, node.name)
+    op = arith.FloorDivSIOp if mode == "floor" else arith.DivSIOp
+    return self.add(op(lhs, rhs), node.name)
+
+
+def _compare(pred: str) -> Emitter:
+    def emit(self: _Importer, node: torch.fx.Node) -> SSAValue:
+        t = self.promoted(node, node.args[:2])
+        lhs = self.operand(node.args[0], t, node.name)
+        rhs = self.operand(node.args[1], t, node.name)
+        if t == i1:  # bools compare as 0/1 integers
+            lhs, rhs = self.cast(lhs, IntegerType(8)), self.cast(rhs, IntegerType(8))
+        return self.add(arith.CmpiOp(lhs, rhs, pred), node.name)
+
+    return emit
+
+
+def _bitwise(op_cls) -> Emitter:
+    return _binary(op_cls)
+
+
+def _logical(op_cls) -> Emitter:
+    def emit(self: _Importer, node: torch.fx.Node) -> SSAValue:
+        lhs = self.operand(node.args[0], i1, node.name)
+        rhs = self.operand(node.args[1], i1, node.name)
+        return self.add(op_cls(lhs, rhs), node.name)
+
+    return emit
+
+
+def _bitwise_not(self: _Importer, node: torch.fx.Node) -> SSAValue:
+    t = self.result_type(node)
+    x = self.operand(node.args[0], t, node.name)
+    return self.add(arith.XOrIOp(x, self.const(-1, t)), node.name)
+
+
+def _logical_not(self: _Importer, node: torch.fx.Node) -> SSAValue:
+    x = self.operand(node.args[0], i1, node.name)
+    return self.add(arith.XOrIOp(x, self.const(True, i1)), node.name)
+
+
+def _neg(self: _Importer, node: torch.fx.Node) -> SSAValue:
+    t = self.result_type(node)
+    x = self.operand(node.args[0], t, node.name)
+    return self.add(arith.SubiOp(self.const(0, t), x), node.name)
+
+
+def _abs(self: _Importer, node: torch.fx.Node) -> SSAValue:
+    t = self.result_type(node)
+    x = self.operand(node.args[0], t, node.name)
+    zero = self.const(0, t)
+    neg = self.add(arith.SubiOp(zero, x))
+    is_neg = self.add(arith.CmpiOp(x, zero, "slt"))
+    return self.add(arith.SelectOp(is_neg, neg, x), node.name)
+
+
+def _where(self: _Importer, node: torch.fx.Node) -> SSAValue:
+    t = self.result_type(node)
+    cond = self.operand(node.args[0], i1, node.name)
+    x = self.operand(node.args[1], t, node.name)
+    y = self.operand(node.args[2], t, node.name)
+    return self.add(arith.SelectOp(cond, x, y), node.name)
+
+
+def _clamp(self: _Importer, node: torch.fx.Node) -> SSAValue:
+    t = self.result_type(node)
+    x = self.operand(node.args[0], t, node.name)
+    lo = node.args[1] if len(node.args) > 1 else node.kwargs.get("min")
+    hi = node.args[2] if len(node.args) > 2 else node.kwargs.get("max")
+    if lo is not None:
+        x = self.add(arith.MaxSIOp(x, self.operand(lo, t, node.name)))
+    if hi is not None:
+        x = self.add(arith.MinSIOp(x, self.operand(hi, t, node.name)))
+    return x
+
+
+def _full(self: _Importer, node: torch.fx.Node) -> SSAValue:
+    size, value = node.args[0], node.args[1]
+    if list(size) not in ([], [1]):
+        raise FXImportError(f"{self.where(node)}: non-scalar `{node.format_node()}`")
+    t = self.result_type(node)
+    if not isinstance(value, (bool, int)):
+        raise FXImportError(f"{self.where(node)}: non-integer constant in `{node.format_node()}`")
+    return self.const(value, t)
+
+
+def _convert(self: _Importer, node: torch.fx.Node) -> SSAValue:
+    return self.cast(self.values[node.args[0]], self.result_type(node))
+
+
+def _identity(self: _Importer, node: torch.fx.Node) -> SSAValue:
+    return self.values[node.args[0]]
+
+
+@dataclass(frozen=True)
+class _Row:
+    """An aux tensor indexed in its leading dimensions only (`t[i]` of a 2-D `t`)."""
+
+    tensor: SSAValue
+    prefix: tuple[SSAValue, ...]
+    name_hint: str | None = None
+
+
+def _index(self: _Importer, node: torch.fx.Node) -> SSAValue:
+    base, indices = node.args
+    if not isinstance(base, torch.fx.Node):
+        raise FXImportError(f"{self.where(node)}: unsupported `{node.format_node()}`")
+    tensor = self.values[base]
+    prefix: tuple[SSAValue, ...] = ()
+    if isinstance(tensor, _Row):
+        tensor, prefix = tensor.tensor, tensor.prefix
+    if not isinstance(tensor.type, TensorType):
+        raise FXImportError(
+            f"{self.where(node)}: `{node.format_node()}` indexes a value that is "
+            "not an aux tensor"
+        )
+    rank = len(tensor.type.get_shape()) - len(prefix)
+    if len(indices) > rank or any(i is None for i in indices):
+        raise FXImportError(
+            f"{self.where(node)}: `{node.format_node()}` must index the "
+            f"dimensions of {base.name} with scalars"
+        )
+    values = list(prefix)
+    for i in indices:
+        if isinstance(i, torch.fx.Node):
+            v = self.values[i]
+            if v.type == i1:
+                raise FXImportError(f"{self.where(node)}: boolean index in `{node.format_node()}`")
+            values.append(v)
+        else:
+            values.append(self.operand(i, IntegerType(64), node.name))
+    if len(indices) < rank:
+        return _Row(tensor, tuple(values), node.name)  # type: ignore[return-value]
+    return self.add(mask.LoadOp(tensor, values), node.name)
+
+
+def _shift(op_cls) -> Emitter:
+    def emit(self: _Importer, node: torch.fx.Node) -> SSAValue:
+        t = self.result_type(node)
+        amount = node.args[1]
+        if not isinstance(amount, int) or not 0 <= amount < t.width.data:
+            raise FXImportError(
+                f"{self.where(node)}: shift by a non-constant or out-of-range "
+                f"amount in `{node.format_node()}`"
+            )
+        x = self.operand(node.args[0], t, node.name)
+        return self.add(op_cls(x, self.const(amount, t)), node.name)
+
+    return emit
+
+
+EMITTERS: dict[Any, Emitter] = {
+    aten.add.Tensor: _add_sub(arith.AddiOp),
+    aten.add.Scalar: _add_sub(arith.AddiOp),
+    aten.sub.Tensor: _add_sub(arith.SubiOp),
+    aten.sub.Scalar: _add_sub(arith.SubiOp),
+    aten.rsub.Scalar: _rsub,
+    aten.rsub.Tensor: _rsub,
+    aten.mul.Tensor: _binary(arith.MuliOp),
+    aten.mul.Scalar: _binary(arith.MuliOp),
+    aten.div.Tensor_mode: _div_mode,
+    aten.div.Scalar_mode: _div_mode,
+    aten.floor_divide.default: lambda self, node: self.add(
+        arith.FloorDivSIOp(
+            self.operand(node.args[0], self.result_type(node), node.name),
+            self.operand(node.args[1], self.result_type(node), node.name),
+        ),
+        node.name,
+    ),
+    aten.remainder.Tensor: _binary(mask.FloorModOp),
+    aten.remainder.Scalar: _binary(mask.FloorModOp),
+    aten.fmod.Tensor: _binary(arith.RemSIOp),
+    aten.fmod.Scalar: _binary(arith.RemSIOp),
+    aten.minimum.default: _binary(arith.MinSIOp),
+    aten.maximum.default: _binary(arith.MaxSIOp),
+    aten.clamp.default: _clamp,
+    aten.clamp_min.default: lambda self, node: _clamp_one(self, node, arith.MaxSIOp),
+    aten.clamp_max.default: lambda self, node: _clamp_one(self, node, arith.MinSIOp),
+    aten.neg.default: _neg,
+    aten.abs.default: _abs,
+    aten.eq.Tensor: _compare("eq"),
+    aten.eq.Scalar: _compare("eq"),
+    aten.ne.Tensor: _compare("ne"),
+    aten.ne.Scalar: _compare("ne"),
+    aten.lt.Tensor: _compare("slt"),
+    aten.lt.Scalar: _compare("slt"),
+    aten.le.Tensor: _compare("sle"),
+    aten.le.Scalar: _compare("sle"),
+    aten.gt.Tensor: _compare("sgt"),
+    aten.gt.Scalar: _compare("sgt"),
+    aten.ge.Tensor: _compare("sge"),
+    aten.ge.Scalar: _compare("sge"),
+    aten.bitwise_and.Tensor: _bitwise(arith.AndIOp),
+    aten.bitwise_and.Scalar: _bitwise(arith.AndIOp),
+    aten.bitwise_or.Tensor: _bitwise(arith.OrIOp),
+    aten.bitwise_or.Scalar: _bitwise(arith.OrIOp),
+    aten.bitwise_xor.Tensor: _bitwise(arith.XOrIOp),
+    aten.bitwise_xor.Scalar: _bitwise(arith.XOrIOp),
+    aten.bitwise_not.default: _bitwise_not,
+    aten.logical_and.default: _logical(arith.AndIOp),
+    aten.logical_or.default: _logical(arith.OrIOp),
+    aten.logical_xor.default: _logical(arith.XOrIOp),
+    aten.logical_not.default: _logical_not,
+    aten.where.self: _where,
+    aten.full.default: _full,
+    aten.scalar_tensor.default: lambda self, node: self.const(
+        node.args[0], self.result_type(node)
+    ),
+    aten._to_copy.default: _convert,
+    aten.to.dtype: _convert,
+    torch.ops.prims.convert_element_type.default: _convert,
+    aten.clone.default: _identity,
+    aten.alias.default: _identity,
+    aten.lift_fresh_copy.default: _identity,
+    aten.index.Tensor: _index,
+    aten.__rshift__.Scalar: _shift(arith.ShRSIOp),
+    aten.__lshift__.Scalar: _shift(arith.ShLIOp),
+}
+
+
+def _clamp_one(self: _Importer, node: torch.fx.Node, op_cls) -> SSAValue:
+    t = self.result_type(node)
+    x = self.operand(node.args[0], t, node.name)
+    return self.add(op_cls(x, self.operand(node.args[1], t, node.name)), node.name)
+
+
+# Entry points -----------------------------------------------------------------
+
+_INDEX_NAMES = ("b", "h", "q_idx", "kv_idx")
+
+
+def import_graph(gm: torch.fx.GraphModule, name: str = "mask_mod") -> mask.FuncOp:
+    """Import one mask GraphModule as a `mask.func` named `name`."""
+    placeholders = [n for n in gm.graph.nodes if n.op == "placeholder"]
+    if len(placeholders) < 4:
+        raise FXImportError(
+            f"a mask graph takes b, h, q_idx, kv_idx; {name} has "
+            f"{len(placeholders)} placeholder(s)"
+        )
+    arg_types: list[Any] = []
+    for i, ph in enumerate(placeholders):
+        shape = node_shape(ph)
+        dtype = node_dtype(ph)
+        if i < 4:
+            arg_types.append(i32)
+            continue
+        if dtype is not None and shape is not None and len(shape) > 0:
+            elem = element_type(dtype, f"aux tensor {ph.name}")
+            arg_types.append(TensorType(elem, shape))
+        elif dtype is not None:
+            arg_types.append(element_type(dtype, f"aux scalar {ph.name}"))
+        else:
+            val = ph.meta.get("val")
+            if isinstance(val, (int, torch.SymInt)):
+                arg_types.append(IntegerType(64))
+            else:
+                raise FXImportError(f"placeholder {ph.name} has no tensor or scalar metadata")
+    block = Block(arg_types=arg_types)
+    importer = _Importer(gm, block)
+    for i, (ph, arg) in enumerate(zip(placeholders, block.args)):
+        arg.name_hint = _INDEX_NAMES[i] if i < 4 else ph.name
+        importer.values[ph] = arg
+    keep = importer.run()
+    importer.location = UnknownLoc()
+    importer.add(mask.YieldOp(keep))
+    func = mask.FuncOp(name, body=_region(block))
+    return func
+
+
+def _region(block: Block):
+    from xdsl.ir import Region
+
+    return Region(block)
+
+
+def import_module(graphs: Sequence[tuple[str, torch.fx.GraphModule]]) -> ModuleOp:
+    """A module with one `mask.func` per (name, GraphModule)."""
+    return ModuleOp([import_graph(gm, name) for name, gm in graphs])
+
+
+def import_mask_mod(mask_mod: Callable, name: str | None = None):
+    """Trace a Python mask_mod like inductor and import it.
+
+    Returns (module, traced) where `traced` is the `TracedMask` (its
+    `aux_tensors` are the captured tensors, in block-argument order).
+    """
+    from maskopt.lowering.trace import trace_mask_mod
+
+    traced = trace_mask_mod(mask_mod, name=name)
+    func = import_graph(traced.graph_module, _symbol(traced.name))
+    return ModuleOp([func]), traced
+
+
+def _symbol(name: str) -> str:
+    s = re.sub(r"\W", "_", name)
+    return s if s and not s[0].isdigit() else f"m_{s}"
