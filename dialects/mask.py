@@ -384,14 +384,15 @@ class LaneOp(IRDLOperation):
 @irdl_op_definition
 class LaneCmpOp(IRDLOperation):
     """
-    The canonical lane-affine comparison `coeff * L + u <pred> 0` of a
-    windowed function, in exact integer arithmetic (no wraparound), where L
-    is the lane and `u` is lane-uniform.
+    The canonical lane-affine comparison `coeff * L + u + offset <pred> 0` of
+    a windowed function, in exact integer arithmetic (no wraparound), where L
+    is the lane, `u` is lane-uniform and `offset` a constant.
 
-    Example (causal `q_idx >= kv_idx + L`, i.e. `L + (kv_idx - q_idx) <= 0`):
+    Example (sliding window `q_idx - (kv_idx + L) <= 256`, i.e.
+    `-L + (q_idx - kv_idx) - 256 <= 0`):
 
     ```mlir
-    %p = mask.lane_cmp sle, 1 * lane + %u : i32
+    %p = mask.lane_cmp "sle", -1 * lane + %u + -256 : i32
     ```
     """
 
@@ -399,28 +400,34 @@ class LaneCmpOp(IRDLOperation):
 
     predicate = prop_def(StringAttr)
     coeff = prop_def(IntegerAttr[I64])
+    offset = prop_def(IntegerAttr[I64])
     u = operand_def(IntegerType)
     result = result_def(I1)
 
     traits = traits_def(Pure())
 
     assembly_format = (
-        "$predicate `,` $coeff `*` `lane` `+` $u attr-dict `:` type($u)"
+        "$predicate `,` $coeff `*` `lane` `+` $u `+` $offset attr-dict `:` type($u)"
     )
 
-    def __init__(self, predicate: str, coeff: int, u: SSAValue):
+    def __init__(self, predicate: str, coeff: int, u: SSAValue, offset: int = 0):
         super().__init__(
             operands=[u],
             result_types=[i1],
             properties={
                 "predicate": StringAttr(predicate),
                 "coeff": IntegerAttr(coeff, i64),
+                "offset": IntegerAttr(offset, i64),
             },
         )
 
     @property
     def coeff_value(self) -> int:
         return self.coeff.value.data
+
+    @property
+    def offset_value(self) -> int:
+        return self.offset.value.data
 
     def verify_(self) -> None:
         if self.predicate.data not in LANE_CMP_PREDICATES:

@@ -242,7 +242,7 @@ class MaskSemantics(InterpreterFunctions):
 
     @impl(mask.LaneCmpOp)
     def run_lane_cmp(self, interpreter, op: mask.LaneCmpOp, args):
-        exact = op.coeff_value * _LANE_IDS + _int(args[0])
+        exact = op.coeff_value * _LANE_IDS + _int(args[0]) + op.offset_value
         return (_LANE_CMP[op.predicate.data](exact, 0),)
 
 

@@ -221,11 +221,15 @@ class _FunctionPrinter:
             case mask.LaneCmpOp():
                 if self.lane_expr is None:
                     raise CuteEmitError("mask.lane_cmp outside the per-lane loop")
-                # c * lane + u <pred> 0  <=>  u <pred> -c * lane (lane is a constant)
-                return (
-                    f"({e(op.u)} {_LANE_CMP[op.predicate.data]} "
-                    f"{ctype(op.u.type)}({-op.coeff_value} * {self.lane_expr}))"
-                )
+                # c * lane + u + k <pred> 0  <=>  u <pred> -c * lane - k, where
+                # lane is a Python int; compare in Int64 when that bound may
+                # leave i32.
+                u, t = e(op.u), ctype(op.u.type)
+                bound = f"{-op.coeff_value} * {self.lane_expr} - {op.offset_value}"
+                worst = max(abs(op.coeff_value) * (LANES - 1) + abs(op.offset_value), 0)
+                if op.u.type == IntegerType(32) and worst >= 2**31:
+                    u, t = f"cutlass.Int64({u})", "cutlass.Int64"
+                return f"({u} {_LANE_CMP[op.predicate.data]} {t}({bound}))"
             case interval.RangeOp():
                 return self.range_word(op)
             case interval.FullOp():

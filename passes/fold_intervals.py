@@ -5,7 +5,7 @@
 The keep value is folded into a union of runs, each run the intersection of
 lower bounds (lo <= L), upper bounds (L < hi) and lane-uniform conditions:
 
-- `mask.lane_cmp` with lane coefficient +-1 gives one bound (two for `eq`;
+- `mask.lane_cmp` (c * L + u + k <pred> 0) with c = +-1 gives one bound (two for `eq`;
   `ne` gives two runs), with bounds computed so that no i32 op can overflow
   (an operand whose range is too wide is clamped first, which leaves the
   clipped bound unchanged);
@@ -98,7 +98,12 @@ class _Folder:
         r = ranges.of(u)
         exact = r.scale(sign) + Range.exact(k)
         assert isinstance(u.type, IntegerType)
-        if u.type == i32 and exact.within(type_range(i32)):
+        if exact.hi <= 0 or exact.lo >= LANES:
+            v = self.const(0 if exact.hi <= 0 else LANES)
+            self.bounds[key] = v
+            return v
+        k_fits = Range.exact(k).within(type_range(i32))
+        if u.type == i32 and exact.within(type_range(i32)) and k_fits:
             x = u
         else:
             # Clamp u to the values for which sign * u + k lies in [0, 32]:
@@ -111,6 +116,14 @@ class _Folder:
                 x = self._insert(arith.MinSIOp(x, self.const(hi, u.type)))
             if u.type != i32:
                 x = self._insert(arith.TruncIOp(x, i32))
+            if not k_fits:
+                # x is within 32 of -sign * k: add in i64, the sum fits i32.
+                wide = self._insert(arith.ExtSIOp(x, i64))
+                kv = self.const(k, i64)
+                op = arith.AddiOp(wide, kv) if sign == 1 else arith.SubiOp(kv, wide)
+                v = self._insert(arith.TruncIOp(self._insert(op), i32))
+                self.bounds[key] = v
+                return v
         if sign == 1:
             v = x if k == 0 else self._insert(arith.AddiOp(x, self.const(k)))
         else:
@@ -148,7 +161,7 @@ class _Folder:
         return out
 
     def lane_cmp(self, op: mask.LaneCmpOp) -> Runs:
-        c, u, pred = op.coeff_value, op.u, op.predicate.data
+        c, u, pred, k = op.coeff_value, op.u, op.predicate.data, op.offset_value
         if c not in (1, -1):
             raise NotFoldable(
                 f"{describe(op.result)} has lane coefficient {c}: only "
@@ -157,11 +170,11 @@ class _Folder:
         # With c = 1 the lanes kept are those of L <pred> -u; with c = -1, of
         # u <pred> L. `first` is the first lane of the boundary, `after` the
         # lane past it.
-        if c == 1:
-            first, after = self.bound(u, -1, 0), self.bound(u, -1, 1)
+        if c == 1:  # L <pred> -(u + k)
+            first, after = self.bound(u, -1, -k), self.bound(u, -1, 1 - k)
             below, above = {"slt": first, "sle": after}, {"sgt": after, "sge": first}
-        else:
-            first, after = self.bound(u, 1, 0), self.bound(u, 1, 1)
+        else:  # u + k <pred> L
+            first, after = self.bound(u, 1, k), self.bound(u, 1, k + 1)
             below, above = {"sgt": first, "sge": after}, {"slt": after, "sle": first}
         if pred in below:
             return [Run(his=(below[pred],))]

@@ -9,8 +9,8 @@ For every `mask.func` that is not windowed yet:
    `window`.
 2. Every `arith.cmpi` (signed or equality predicate) whose operands depend on
    the lane and have exact linear forms (see `maskopt.passes.analysis`) is
-   rewritten as `mask.lane_cmp pred, c * lane + %u` where `%u` is the
-   lane-uniform part, materialized with arith ops that provably do not
+   rewritten as `mask.lane_cmp pred, c * lane + %u + k` where `%u + k` is the
+   lane-uniform part (k a constant), `%u` materialized with arith ops that provably do not
    overflow (in i32 when value ranges allow, else in i64; otherwise the
    comparison is left alone).
 3. A comparison of a floor division by a positive constant with a lane-
@@ -194,6 +194,10 @@ class _Rewriter:
         lane = self.forms.lane
         c = diff.coeff(lane) if lane is not None else 0
         u = diff.without(lane) if lane is not None else diff
+        if c != 0:
+            # The constant goes into the lane_cmp's offset: the rest is
+            # computed, so it often fits i32 where rest + constant would not.
+            offset, u = u.const, Affine(u.terms, 0)
         value = Materializer(self.forms).emit_for_sign(u, at)
         if value is None:
             return None
@@ -203,7 +207,7 @@ class _Rewriter:
             cmp = arith.CmpiOp(value, zero.result, LANE_TO_CMPI[pred])
             Rewriter.insert_op([zero, cmp], InsertPoint.before(at))
             return cmp.result
-        cmp = mask.LaneCmpOp(pred, c, value)
+        cmp = mask.LaneCmpOp(pred, c, value, offset)
         Rewriter.insert_op(cmp, InsertPoint.before(at))
         return cmp.result
 

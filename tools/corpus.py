@@ -1,0 +1,776 @@
+"""The mask test corpus, a reference evaluator and edge-covering sample points.
+
+* ``CORPUS``: named, realistic FlexAttention mask_mods (hand-written ones and
+  every simply-parameterized ``attn_gym.masks`` generator), each with the
+  sampling shape, what torch 2.13's inductor packer does with it, whether a
+  good packer should pack it and the measured maximum number of kept-lane runs
+  per 32-lane word.
+* ``reference_words(mask_mod, b, h, q, kv_base)``: eager, vectorized (vmap)
+  ground truth for packed 32-lane keep words.
+* ``sample_points(case)``: (b, h, q, kv_base) vectors that put every mask edge at
+  every lane position.
+* ``inductor_select(traced)``: torch 2.13's ``select_packed_mask_intervals`` on a
+  traced mask graph, under a minimal inductor graph handler.
+
+Aux-tensor sizing convention: a 32-lane word starting at ``kv_base`` reads
+``kv_idx`` up to ``kv_base + 31``, and ``sample_points`` takes every
+``kv_base < KV_LEN``, so every aux tensor that a case indexes by ``kv_idx``
+covers indices ``[0, KV_LEN + 32)`` (documents / images extend into that
+padding).  Aux tensors indexed by ``q_idx`` cover ``[0, Q_LEN)``.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import torch
+
+__all__ = [
+    "MaskCase",
+    "CORPUS",
+    "CORPUS_BY_NAME",
+    "get_case",
+    "reference_words",
+    "reference_words_slow",
+    "sample_points",
+    "inductor_select",
+    "inductor_packs",
+    "inductor_interval_words",
+    "count_runs",
+    "max_runs_of",
+    "INT32_MAX",
+]
+
+INT32_MAX = 2**31 - 1
+PAD = 32  # kv-indexed aux tensors cover [0, KV_LEN + PAD)
+
+
+@dataclass
+class MaskCase:
+    name: str
+    make: Callable[[], Callable]  # builds the mask_mod (and its captured aux tensors)
+    shape: tuple[int, int, int, int]  # (B, H, Q_LEN, KV_LEN) for sampling
+    inductor_packs: bool | None  # torch 2.13 select_packed_mask_intervals(...) is not None
+    expect_pack: bool  # kept lanes per word = union of <= 8 runs with lane-uniform bounds
+    max_runs: int | None  # max runs of kept lanes in any sampled 32-lane word
+    large_indices: bool  # no aux tensor indexed by q/kv: q/kv near 2^31 may be sampled
+    tags: tuple[str, ...] = ()
+    note: str = ""
+
+    def __repr__(self) -> str:  # keep pytest ids / failure output short
+        return f"MaskCase({self.name!r})"
+
+
+# ----------------------------------------------------------------------------
+# inductor's packer
+# ----------------------------------------------------------------------------
+
+
+class _MiniGraphHandler:
+    """The part of inductor's GraphLowering that interval_mask_packing touches.
+
+    torch.testing._internal.inductor_utils.MockGraphHandler is the upstream
+    mock, but importing it needs ``expecttest``; this stand-in has what the
+    packer uses (``V.graph.sizevars``: simplify / guard_int /
+    analyze_lane_contiguity).
+    """
+
+    def __init__(self) -> None:
+        from torch._inductor.sizevars import SizeVarAllocator
+
+        self.sizevars = SizeVarAllocator()
+        self.name_to_buffer: dict = {}
+        self.graph_inputs: dict = {}
+        self.constants: dict = {}
+        self.scheduler = None
+
+
+def _mock_graph_handler():
+    try:  # pragma: no cover - needs expecttest
+        from torch.testing._internal.inductor_utils import MockGraphHandler
+
+        return MockGraphHandler()
+    except Exception:  # noqa: BLE001
+        return _MiniGraphHandler()
+
+
+def inductor_select(traced) -> tuple | None:
+    """torch 2.13 ``select_packed_mask_intervals`` on a TracedMask / GraphModule.
+
+    Returns the tuple of ``PackedMaskInterval`` (half-open lane intervals whose
+    union is the keep set of a word) or None when inductor would fall back to
+    per-lane evaluation (unsupported op, > 8 intervals, or the full mask).
+    """
+    from torch._inductor.kernel.flex.interval_mask_packing import (
+        select_packed_mask_intervals,
+    )
+    from torch._inductor.virtualized import V
+
+    gm = getattr(traced, "graph_module", traced)
+    with V.set_graph_handler(_mock_graph_handler()):
+        return select_packed_mask_intervals(gm)
+
+
+def inductor_packs(traced) -> bool:
+    return inductor_select(traced) is not None
+
+
+class _Cutlass:
+    """Just enough of ``cutlass`` to evaluate inductor's rendered interval bounds."""
+
+    @staticmethod
+    def Int32(x):
+        import numpy as np
+
+        return np.int64(x).astype(np.int32)
+
+    @staticmethod
+    def Int64(x):
+        import numpy as np
+
+        return np.int64(x)
+
+
+def inductor_interval_words(intervals, aux_tensors, b, h, q, kv_base) -> torch.Tensor:
+    """Evaluate inductor's packed intervals the way its CuTe code would, per word.
+
+    ``intervals`` is what ``inductor_select`` returned; ``aux_tensors`` are the
+    traced mask's aux tensors (``TracedMask.aux_tensors``, placeholder order).
+    The rendered bounds (``render_lower/upper``) are evaluated with numpy int32
+    scalars, so Int32 arithmetic wraps as on the GPU; ``//`` is evaluated as
+    floor division.  The keep mask of an interval is bits
+    ``[clamp(lower, 0, 32), clamp(upper, 0, 32))`` (same as
+    ``PackedMaskInterval.keep_mask_expr``: ``32 - upper`` is computed in Int32
+    there too); the word is the OR over intervals.  Slow (Python loop): meant
+    for differential tests on ~10^4-10^5 words.
+    """
+    import numpy as np
+
+    aux = [t.numpy() for t in aux_tensors]
+    codes = [
+        (compile(iv.render_lower(), "<lower>", "eval"), compile(iv.render_upper(), "<upper>", "eval"))
+        for iv in intervals
+    ]
+    b, h, q, kv_base = (_as_i32(x).tolist() for x in (b, h, q, kv_base))
+    env = {"cutlass": _Cutlass, "aux_tensors": aux, "min": min, "max": max}
+    i32 = np.int32
+    out = []
+    with np.errstate(over="ignore"):
+        for bi, hi, qi, ki in zip(b, h, q, kv_base):
+            env["b_idx"] = [i32(bi)]
+            env["h_idx"] = [i32(hi)]
+            env["q_idx"] = [i32(qi)]
+            env["kv_idx"] = [i32(ki)]
+            w = 0
+            for lo_c, up_c in codes:
+                lo = int(eval(lo_c, env))  # noqa: S307 - inductor's own rendering
+                up = int(eval(up_c, env))  # noqa: S307
+                shr = min(max(int(i32(32) - i32(up)), 0), 32)  # Int32(32) - upper, as in keep_mask_expr
+                shl = min(max(lo, 0), 32)
+                hi_mask = (0xFFFFFFFF >> shr) if shr < 32 else 0
+                lo_mask = (0xFFFFFFFF << shl) & 0xFFFFFFFF if shl < 32 else 0
+                w |= hi_mask & lo_mask
+            out.append(w)
+    return torch.tensor(out, dtype=torch.int64)
+
+
+# ----------------------------------------------------------------------------
+# reference evaluation
+# ----------------------------------------------------------------------------
+
+_LANES = None
+
+
+def _lanes() -> torch.Tensor:
+    global _LANES
+    if _LANES is None:
+        _LANES = torch.arange(32, dtype=torch.int32)
+    return _LANES
+
+
+def _as_i32(x) -> torch.Tensor:
+    t = torch.as_tensor(x)
+    if t.dim() != 1:
+        t = t.reshape(-1)
+    if t.dtype != torch.int32:
+        t64 = t.to(torch.int64)
+        if t64.numel() and (int(t64.min()) < -(2**31) or int(t64.max()) > INT32_MAX):
+            raise ValueError("index out of int32 range")
+        t = t64.to(torch.int32)
+    return t
+
+
+def _check_result(out: torch.Tensor, n: int) -> torch.Tensor:
+    if not isinstance(out, torch.Tensor):
+        raise TypeError(f"mask_mod returned {type(out).__name__}, expected a bool tensor")
+    if out.dtype != torch.bool:
+        raise TypeError(f"mask_mod returned dtype {out.dtype}, expected torch.bool")
+    return out.reshape(-1).expand(n) if out.numel() == 1 else out.reshape(n)
+
+
+def reference_words(mask_mod, b, h, q, kv_base, *, chunk_words: int = 1 << 17) -> torch.Tensor:
+    """Packed keep words, evaluated eagerly: bit L of word i = mask_mod(b[i], h[i], q[i], kv_base[i] + L).
+
+    b, h, q, kv_base: 1-D integer tensors (or sequences) of equal length N;
+    they are converted to int32 (values must fit; kv_base + 31 must not
+    overflow).  The mask_mod runs once, vmapped over all N*32 (point, lane)
+    pairs, with 1-element int32 index tensors per call and
+    ``TransformGetItemToIndex`` active, i.e. the same semantics as
+    ``torch.nn.attention.flex_attention.create_mask`` (int32 arithmetic wraps
+    exactly as in the kernel).  Returns int64 words in [0, 2^32).
+    """
+    from torch._dynamo._trace_wrapped_higher_order_op import TransformGetItemToIndex
+
+    b, h, q, kv_base = (_as_i32(x) for x in (b, h, q, kv_base))
+    n = b.numel()
+    if not (h.numel() == q.numel() == kv_base.numel() == n):
+        raise ValueError("b, h, q, kv_base must have equal length")
+    if n and int(kv_base.to(torch.int64).max()) + 31 > INT32_MAX:
+        raise ValueError("kv_base + 31 overflows int32")
+    lanes = _lanes()
+    shifts = torch.arange(32, dtype=torch.int64)
+    vm = torch.vmap(mask_mod, in_dims=(0, 0, 0, 0))
+    out_words = []
+    with TransformGetItemToIndex():
+        for s in range(0, n, chunk_words):
+            e = min(n, s + chunk_words)
+            m = e - s
+            bb = b[s:e, None].expand(m, 32).reshape(-1)
+            hh = h[s:e, None].expand(m, 32).reshape(-1)
+            qq = q[s:e, None].expand(m, 32).reshape(-1)
+            kk = (kv_base[s:e, None] + lanes).reshape(-1)
+            bits = _check_result(vm(bb, hh, qq, kk), m * 32).view(m, 32)
+            out_words.append((bits.to(torch.int64) << shifts).sum(dim=1))
+    if not out_words:
+        return torch.zeros(0, dtype=torch.int64)
+    return torch.cat(out_words)
+
+
+def reference_words_slow(mask_mod, b, h, q, kv_base) -> torch.Tensor:
+    """Scalar-loop reference (one mask_mod call per lane with 0-dim int32 tensors); for tests."""
+    from torch._dynamo._trace_wrapped_higher_order_op import TransformGetItemToIndex
+
+    b, h, q, kv_base = (_as_i32(x) for x in (b, h, q, kv_base))
+    words = []
+    with TransformGetItemToIndex():
+        for i in range(b.numel()):
+            w = 0
+            for lane in range(32):
+                r = mask_mod(b[i], h[i], q[i], kv_base[i] + lane)
+                if bool(r):
+                    w |= 1 << lane
+            words.append(w)
+    return torch.tensor(words, dtype=torch.int64)
+
+
+def count_runs(words: torch.Tensor) -> torch.Tensor:
+    """Number of maximal runs of set bits in each 32-bit word (int64 tensor)."""
+    w = words.to(torch.int64) & 0xFFFFFFFF
+    starts = w & ~(w << 1) & 0xFFFFFFFF
+    cnt = torch.zeros_like(starts)
+    x = starts
+    for _ in range(32):
+        cnt += x & 1
+        x = x >> 1
+    return cnt
+
+
+def max_runs_of(words: torch.Tensor) -> int:
+    return int(count_runs(words).max()) if words.numel() else 0
+
+
+# ----------------------------------------------------------------------------
+# sample points
+# ----------------------------------------------------------------------------
+
+
+def sample_points(case: MaskCase, *, seed: int = 0, n_rows: int = 48):
+    """(b, h, q, kv_base) int32 vectors covering every edge at every lane.
+
+    For each of ``n_rows`` (b, h, q) rows (q = 0, 1, Q_LEN-1 and random ones,
+    random b < B, h < H) take every kv_base in [0, KV_LEN), i.e. all
+    alignments.  When ``case.large_indices``, add rows with q near 2^31-1 and
+    near 2^30 with kv_base windows around q, near 0 and up to 2^31-32.  All
+    values are >= 0 and kv_base + 31 < 2^31.
+    """
+    B, H, Q, KV = case.shape
+    g = torch.Generator().manual_seed(seed)
+    fixed_q = [0, 1, Q - 1]
+    n_rand = max(0, n_rows - len(fixed_q))
+    rq = torch.randint(0, Q, (n_rand,), generator=g).tolist()
+    qs = (fixed_q + rq)[:n_rows] if n_rows >= len(fixed_q) else fixed_q[:n_rows]
+    bs = torch.randint(0, B, (len(qs),), generator=g).tolist()
+    hs = torch.randint(0, H, (len(qs),), generator=g).tolist()
+    kv_all = torch.arange(KV, dtype=torch.int64)
+    parts_b, parts_h, parts_q, parts_kv = [], [], [], []
+
+    def add_row(bv, hv, qv, kvs: torch.Tensor):
+        kvs = kvs[(kvs >= 0) & (kvs + 31 <= INT32_MAX)]
+        n = kvs.numel()
+        parts_b.append(torch.full((n,), bv, dtype=torch.int64))
+        parts_h.append(torch.full((n,), hv, dtype=torch.int64))
+        parts_q.append(torch.full((n,), qv, dtype=torch.int64))
+        parts_kv.append(kvs)
+
+    for bv, hv, qv in zip(bs, hs, qs):
+        add_row(bv, hv, qv, kv_all)
+
+    if case.large_indices:
+        top = INT32_MAX - 31  # largest legal kv_base
+        big_qs = [INT32_MAX, INT32_MAX - 1, INT32_MAX - 40, INT32_MAX - 1000,
+                  2**30, 2**30 - 1, 2**30 + 17, 2**30 - 333]
+        win = torch.arange(-160, 161, dtype=torch.int64)
+        for i, qv in enumerate(big_qs):
+            bv = int(torch.randint(0, B, (1,), generator=g))
+            hv = int(torch.randint(0, H, (1,), generator=g))
+            around_q = qv + win
+            near_zero = torch.arange(0, 96, dtype=torch.int64)
+            near_top = top - torch.arange(0, 96, dtype=torch.int64)
+            add_row(bv, hv, qv, torch.cat([around_q, near_zero, near_top]))
+        # a couple of ordinary q rows against huge kv_base
+        for qv in (0, Q - 1):
+            add_row(0, 0, qv, torch.cat([top - torch.arange(0, 64), 2**30 + torch.arange(-64, 64)]))
+
+    def cat(parts):
+        return torch.cat(parts).to(torch.int32)
+
+    return cat(parts_b), cat(parts_h), cat(parts_q), cat(parts_kv)
+
+
+# ----------------------------------------------------------------------------
+# mask builders
+# ----------------------------------------------------------------------------
+
+
+def _rng(seed: int) -> torch.Generator:
+    return torch.Generator().manual_seed(seed)
+
+
+def _doc_lengths(total: int, mean: int, seed: int) -> list[int]:
+    """Random document lengths (>= 1) summing to ``total``."""
+    g = _rng(seed)
+    lengths: list[int] = []
+    left = total
+    while left > 0:
+        n = int(torch.randint(1, 2 * mean, (1,), generator=g))
+        n = min(n, left)
+        lengths.append(n)
+        left -= n
+    return lengths
+
+
+def _doc_ids_and_starts(total: int, mean: int, seed: int, dtype: torch.dtype):
+    lengths = _doc_lengths(total, mean, seed)
+    doc_ids = torch.repeat_interleave(
+        torch.arange(len(lengths), dtype=dtype), torch.tensor(lengths)
+    )
+    starts = torch.cumsum(torch.tensor([0] + lengths[:-1]), 0).to(dtype)
+    return doc_ids, starts, lengths
+
+
+def _offsets(lengths: list[int]) -> torch.Tensor:
+    from attn_gym.masks.document_mask import length_to_offsets
+
+    return length_to_offsets(lengths, "cpu")
+
+
+def causal(b, h, q_idx, kv_idx):
+    return q_idx >= kv_idx
+
+
+def make_causal():
+    return causal
+
+
+def make_causal_strict():
+    def causal_strict(b, h, q_idx, kv_idx):
+        return q_idx > kv_idx
+
+    return causal_strict
+
+
+def make_attn_gym_causal():
+    from attn_gym.masks import causal_mask
+
+    return causal_mask
+
+
+def make_sliding_window(window=100):
+    from attn_gym.masks import generate_sliding_window
+
+    return generate_sliding_window(window)
+
+
+def make_bottom_right_causal(offset=768):
+    def bottom_right_causal(b, h, q_idx, kv_idx):
+        return q_idx + offset >= kv_idx
+
+    return bottom_right_causal
+
+
+def make_prefix_lm(prefix=77):
+    from attn_gym.masks import generate_prefix_lm_mask
+
+    return generate_prefix_lm_mask(prefix)
+
+
+def make_streaming_sink(sink=4, window=64):
+    def streaming_sink(b, h, q_idx, kv_idx):
+        in_window = (q_idx - kv_idx <= window) & (q_idx >= kv_idx)
+        return (kv_idx < sink) | in_window
+
+    return streaming_sink
+
+
+def make_chunked_causal(chunk=96):
+    def chunked_causal(b, h, q_idx, kv_idx):
+        return (q_idx // chunk == kv_idx // chunk) & (q_idx >= kv_idx)
+
+    return chunked_causal
+
+
+def make_symmetric_window(window=40):
+    def symmetric_window(b, h, q_idx, kv_idx):
+        return (q_idx - kv_idx).abs() <= window
+
+    return symmetric_window
+
+
+def make_full():
+    from torch.nn.attention.flex_attention import noop_mask
+
+    return noop_mask
+
+
+def make_doc_start_causal(dtype=torch.int32, total=1024 + PAD, mean=150, seed=1):
+    doc_ids, starts, _ = _doc_ids_and_starts(total, mean, seed, dtype)
+
+    def doc_start_causal(b, h, q_idx, kv_idx):
+        return (starts[doc_ids[q_idx]] <= kv_idx) & (kv_idx <= q_idx)
+
+    return doc_start_causal
+
+
+def make_batched_doc_start_causal(B=3, total=768, seed=2):
+    rows = []
+    for i in range(B):
+        doc_ids, starts, _ = _doc_ids_and_starts(total, 100 + 40 * i, seed + i, torch.int64)
+        rows.append(starts[doc_ids].to(torch.int32))
+    doc_start = torch.stack(rows)  # (B, Q_LEN): start of q's document, per batch row
+
+    def batched_doc_start_causal(b, h, q_idx, kv_idx):
+        return (kv_idx >= doc_start[b, q_idx]) & (kv_idx <= q_idx)
+
+    return batched_doc_start_causal
+
+
+def make_per_batch_window(B=4):
+    win = torch.tensor([0, 17, 64, 300][:B], dtype=torch.int32)
+
+    def per_batch_window(b, h, q_idx, kv_idx):
+        return (q_idx - kv_idx <= win[b]) & (q_idx >= kv_idx)
+
+    return per_batch_window
+
+
+def make_per_head_window(H=8):
+    win = torch.tensor([1, 5, 31, 32, 33, 100, 255, 4000][:H], dtype=torch.int32)
+
+    def per_head_window(b, h, q_idx, kv_idx):
+        return (q_idx - kv_idx <= win[h]) & (q_idx >= kv_idx)
+
+    return per_head_window
+
+
+def make_row_bounded_causal(Q=1024, seed=3):
+    g = _rng(seed)
+    row_len = torch.randint(0, Q, (Q,), generator=g, dtype=torch.int32)
+
+    def row_bounded_causal(b, h, q_idx, kv_idx):
+        return (kv_idx <= q_idx) & (kv_idx < row_len[q_idx])
+
+    return row_bounded_causal
+
+
+def make_doc_mask_gather(total=1024 + PAD, mean=120, seed=4):
+    doc_ids, _, _ = _doc_ids_and_starts(total, mean, seed, torch.int32)
+
+    def doc_mask_gather(b, h, q_idx, kv_idx):
+        return doc_ids[kv_idx] == doc_ids[q_idx]
+
+    return doc_mask_gather
+
+
+def make_is_global_gather(total=512 + PAD, seed=5):
+    g = _rng(seed)
+    is_global = torch.rand(total, generator=g) < 0.1
+    is_global[0] = True
+
+    def is_global_gather(b, h, q_idx, kv_idx):
+        return is_global[kv_idx] & (q_idx >= kv_idx)
+
+    return is_global_gather
+
+
+def make_even_kv():
+    def even_kv_causal(b, h, q_idx, kv_idx):
+        return (kv_idx % 2 == 0) & (q_idx >= kv_idx)
+
+    return even_kv_causal
+
+
+def make_natten():
+    from attn_gym.masks import generate_natten
+
+    return generate_natten(canvas_w=24, canvas_h=24, kernel_w=7, kernel_h=7)
+
+
+def make_tiled_natten():
+    from attn_gym.masks import generate_tiled_natten
+
+    return generate_tiled_natten(W=24, H=24, K_W=7, K_H=7, T_W=8, T_H=8)
+
+
+def make_morton_natten():
+    from attn_gym.masks import generate_morton_natten
+
+    return generate_morton_natten(canvas_w=32, canvas_h=32, kernel_w=7, kernel_h=7)
+
+
+def make_dilated_sliding_window(window=64, dilation=2):
+    from attn_gym.masks import generate_dilated_sliding_window
+
+    return generate_dilated_sliding_window(window, dilation)
+
+
+def make_block_diffusion():
+    from attn_gym.masks import generate_block_diffusion_mask
+
+    return generate_block_diffusion_mask(seq_len=256, block_size=16)
+
+
+def make_global_sliding_window(total=512 + PAD, seed=6):
+    from attn_gym.masks import generate_global_sliding_window
+
+    g = _rng(seed)
+    is_global = torch.zeros(total, dtype=torch.bool)
+    is_global[torch.randint(0, total, (12,), generator=g)] = True
+    is_global[0] = True
+    return generate_global_sliding_window(32, is_global)
+
+
+def make_attn_gym_doc_mask(causal_inner=True, total=1024 + PAD, mean=150, seed=7):
+    from attn_gym.masks import causal_mask, generate_doc_mask_mod
+    from torch.nn.attention.flex_attention import noop_mask
+
+    offsets = _offsets(_doc_lengths(total, mean, seed))
+    return generate_doc_mask_mod(causal_mask if causal_inner else noop_mask, offsets)
+
+
+def make_packed_causal_doc(total=1024 + PAD, mean=150, seed=8):
+    from attn_gym.masks import generate_packed_causal_doc_mask_mod
+
+    offsets = _offsets(_doc_lengths(total, mean, seed))
+    return generate_packed_causal_doc_mask_mod(offsets)
+
+
+def make_shared_prefix(total=1024 + PAD, seed=9):
+    from attn_gym.masks import generate_shared_prefix_mask_mod
+
+    # groups of (prefix, 3 continuations); the last document absorbs the padding
+    g = _rng(seed)
+    lengths, prefix_of = [], []
+    while sum(lengths) < total:
+        p = len(lengths)
+        lengths.append(int(torch.randint(40, 160, (1,), generator=g)))
+        prefix_of.append(p)
+        for _ in range(3):
+            lengths.append(int(torch.randint(10, 90, (1,), generator=g)))
+            prefix_of.append(p)
+    lengths[-1] -= sum(lengths) - total
+    if lengths[-1] <= 0:
+        lengths[-1] = 1
+    offsets = _offsets(lengths)
+    prefix_document_id = torch.tensor(prefix_of, dtype=torch.int32)
+    return generate_shared_prefix_mask_mod(offsets, prefix_document_id)
+
+
+def make_vision_cross_attention(image_token_length=64, num_images=5):
+    from attn_gym.masks import generate_vision_cross_attention_mask_mod
+
+    # text positions [start, end) that see each image; the last image is padding
+    intervals = torch.tensor(
+        [[0, 200], [37, 200], [200, 390], [390, 512], [0, 0]][:num_images], dtype=torch.int32
+    )
+    return generate_vision_cross_attention_mask_mod(intervals, image_token_length)
+
+
+def make_jetspec_tree(prefix=100):
+    from attn_gym.masks import build_tree_ancestor_matrix, generate_jetspec_tree_causal_mask_mod
+
+    # a 64-node tree: node i's parent is (i - 1) // 3 (3-ary tree, parent-before-child)
+    parents = [-1] + [(i - 1) // 3 for i in range(1, 64)]
+    anc = build_tree_ancestor_matrix(parents, device="cpu")
+    return generate_jetspec_tree_causal_mask_mod(prefix, anc)
+
+
+def make_jetspec_training(prefix=100, block_size=16):
+    from attn_gym.masks import generate_jetspec_training_mask_mod
+
+    return generate_jetspec_training_mask_mod(prefix, block_size)
+
+
+def make_spatial_head(attn_sink=False):
+    from attn_gym.masks import generate_spatial_head_mask_mod
+
+    return generate_spatial_head_mask_mod(
+        prompt_length=50, num_frames=8, token_per_frame=120, width=2,
+        attn_sink=attn_sink, round_width=32,
+    )
+
+
+def make_temporal_head():
+    from attn_gym.masks import generate_temporal_head_mask_mod
+
+    return generate_temporal_head_mask_mod(prompt_length=50, num_frames=8, token_per_frame=120, width=2)
+
+
+def make_sta_2d():
+    from attn_gym.masks import generate_sta_mask_mod_2d
+
+    return generate_sta_mask_mod_2d((24, 24), (12, 12), (4, 4), text_seq_len=64)
+
+
+def make_sta_3d():
+    from attn_gym.masks import generate_sta_mask_mod_3d
+
+    return generate_sta_mask_mod_3d((4, 16, 16), (2, 8, 8), (2, 4, 4), text_seq_len=32)
+
+
+def make_batchify_causal(size=64):
+    from attn_gym.masks import batchify_mask_mod, causal_mask
+
+    return batchify_mask_mod(causal_mask, size)
+
+
+# ----------------------------------------------------------------------------
+# the corpus
+# ----------------------------------------------------------------------------
+# inductor_packs / max_runs are measured (python -m maskopt.tools.corpus prints
+# and checks them).  max_runs is measured exhaustively: over every
+# (b, h, q, kv_base < KV_LEN) of the shape plus the large-index rows of
+# sample_points(case), so the max over sample_points(case) is <= max_runs.
+
+_P = functools.partial
+
+CORPUS: list[MaskCase] = [
+    MaskCase("causal", make_causal, (2, 2, 1024, 1024), True, True, 1, True, ("basic",)),
+    MaskCase("attn_gym_causal", make_attn_gym_causal, (1, 1, 512, 512), True, True, 1, True, ("basic", "attn_gym")),
+    MaskCase("causal_strict", make_causal_strict, (1, 2, 1024, 1024), True, True, 1, True, ("basic",)),
+    MaskCase("full", make_full, (1, 1, 256, 256), False, True, 1, True, ("basic", "trivial"),
+             note="noop_mask: inductor returns None for the unconditional [0, 32) interval by design"),
+    MaskCase("sliding_window_100", _P(make_sliding_window, 100), (1, 1, 1024, 1024), True, True, 1, True, ("basic", "attn_gym")),
+    MaskCase("bottom_right_causal", _P(make_bottom_right_causal, 768), (1, 1, 256, 1024), True, True, 1, True, ("basic",)),
+    MaskCase("prefix_lm_77", _P(make_prefix_lm, 77), (1, 1, 1024, 1024), True, True, 1, True, ("basic", "attn_gym", "union")),
+    MaskCase("streaming_sink", make_streaming_sink, (1, 1, 1024, 1024), True, True, 2, True, ("basic", "union")),
+    MaskCase("chunked_causal_96", _P(make_chunked_causal, 96), (1, 1, 1024, 1024), True, True, 1, True, ("basic", "floordiv")),
+    MaskCase("symmetric_window_40", make_symmetric_window, (1, 1, 1024, 1024), False, True, 1, True, ("basic", "abs")),
+    MaskCase("batchify_causal_64", make_batchify_causal, (1, 1, 1024, 1024), False, True, 1, True, ("attn_gym", "floordiv", "mod")),
+    MaskCase("doc_start_causal_i32", _P(make_doc_start_causal, torch.int32), (1, 1, 1024, 1024), True, True, 1, False, ("aux",)),
+    MaskCase("doc_start_causal_i64", _P(make_doc_start_causal, torch.int64), (1, 1, 1024, 1024), True, True, 1, False, ("aux",)),
+    MaskCase("batched_doc_start_causal", make_batched_doc_start_causal, (3, 1, 768, 768), True, True, 1, False, ("aux", "aux2d")),
+    MaskCase("per_batch_window", make_per_batch_window, (4, 1, 1024, 1024), True, True, 1, True, ("aux",)),
+    MaskCase("per_head_window", make_per_head_window, (1, 8, 1024, 1024), True, True, 1, True, ("aux",)),
+    MaskCase("row_bounded_causal", make_row_bounded_causal, (1, 1, 1024, 1024), True, True, 1, False, ("aux",)),
+    MaskCase("packed_causal_doc", make_packed_causal_doc, (1, 1, 1024, 1024), True, True, 1, False, ("attn_gym", "aux")),
+    MaskCase("shared_prefix", make_shared_prefix, (1, 1, 1024, 1024), False, True, 2, False, ("attn_gym", "aux", "union")),
+    MaskCase("block_diffusion", make_block_diffusion, (1, 1, 512, 512), False, True, 2, True, ("attn_gym", "floordiv", "mod", "union")),
+    MaskCase("jetspec_training", make_jetspec_training, (1, 1, 256, 356), False, True, 2, True, ("attn_gym", "floordiv", "mod", "union")),
+    MaskCase("spatial_head", make_spatial_head, (1, 1, 1010, 1010), False, True, 2, True, ("attn_gym", "abs", "union")),
+    MaskCase("spatial_head_sink", _P(make_spatial_head, True), (1, 1, 1010, 1010), False, True, 2, True, ("attn_gym", "abs", "union")),
+    MaskCase("temporal_head", make_temporal_head, (1, 1, 1010, 1010), False, True, 2, True, ("attn_gym", "abs", "mod", "union")),
+    MaskCase("natten_24x24_k7", make_natten, (1, 1, 576, 576), False, True, 2, True, ("attn_gym", "2d", "floordiv", "mod", "clamp")),
+    MaskCase("tiled_natten_24x24_k7_t8", make_tiled_natten, (1, 1, 576, 576), False, True, 5, True, ("attn_gym", "2d", "floordiv", "mod", "clamp")),
+    MaskCase("morton_natten_32x32_k7", make_morton_natten, (1, 1, 1024, 1024), False, False, 7, True, ("attn_gym", "2d", "bitops", "clamp"),
+             note="Morton-order decode with shifts/ands: bounds are not affine/floor functions of lane-uniform values"),
+    MaskCase("sta_2d", make_sta_2d, (1, 1, 640, 640), False, True, 2, True, ("attn_gym", "2d", "floordiv", "mod", "clamp", "union")),
+    MaskCase("sta_3d", make_sta_3d, (1, 1, 1056, 1056), False, True, 1, True, ("attn_gym", "3d", "floordiv", "mod", "clamp", "union")),
+    MaskCase("dilated_sliding_window_64_d2", _P(make_dilated_sliding_window, 64, 2), (1, 1, 1024, 1024), False, False, 16, True, ("attn_gym", "abs", "mod", "gather_like"),
+             note="16 singleton runs per word: more than 8"),
+    MaskCase("dilated_sliding_window_96_d8", _P(make_dilated_sliding_window, 96, 8), (1, 1, 1024, 1024), False, True, 4, True, ("attn_gym", "abs", "mod")),
+    MaskCase("global_sliding_window_32", make_global_sliding_window, (1, 1, 512, 512), False, False, 4, False, ("attn_gym", "aux", "gather", "abs", "union")),
+    MaskCase("attn_gym_doc_causal", make_attn_gym_doc_mask, (1, 1, 1024, 1024), False, False, 1, False, ("attn_gym", "aux", "gather"),
+             note="same_doc = document_id[q] == document_id[kv]: a per-lane gather (equal to doc-start causal only because document_id is sorted)"),
+    MaskCase("attn_gym_doc_full", _P(make_attn_gym_doc_mask, False), (1, 1, 1024, 1024), False, False, 1, False, ("attn_gym", "aux", "gather")),
+    MaskCase("vision_cross_attention", make_vision_cross_attention, (1, 1, 512, 256), False, False, 1, False, ("attn_gym", "aux", "gather")),
+    MaskCase("jetspec_tree_causal", make_jetspec_tree, (1, 1, 64, 164), False, False, 4, False, ("attn_gym", "aux", "gather", "aux2d", "clamp")),
+    MaskCase("doc_mask_gather", make_doc_mask_gather, (1, 1, 1024, 1024), False, False, 1, False, ("aux", "gather")),
+    MaskCase("is_global_gather", make_is_global_gather, (1, 1, 512, 512), False, False, 8, False, ("aux", "gather")),
+    MaskCase("even_kv_causal", make_even_kv, (1, 1, 512, 512), False, False, 16, True, ("mod", "gather_like")),
+]
+
+CORPUS_BY_NAME: dict[str, MaskCase] = {c.name: c for c in CORPUS}
+assert len(CORPUS_BY_NAME) == len(CORPUS), "duplicate corpus names"
+
+
+def get_case(name: str) -> MaskCase:
+    return CORPUS_BY_NAME[name]
+
+
+def all_points(case: MaskCase):
+    """Every (b, h, q, kv_base) with kv_base < KV_LEN of the case's shape, as int32 vectors."""
+    B, H, Q, KV = case.shape
+    grid = torch.cartesian_prod(
+        torch.arange(B), torch.arange(H), torch.arange(Q), torch.arange(KV)
+    ).to(torch.int32)
+    return tuple(grid[:, i].contiguous() for i in range(4))
+
+
+def measure(case: MaskCase, *, seed: int = 0, n_rows: int = 48, exhaustive: bool = True) -> dict:
+    """Trace, run inductor's packer and measure max_runs for one case.
+
+    With ``exhaustive`` (how CORPUS.max_runs was filled in) the words are all
+    of ``all_points(case)`` plus ``sample_points(case)`` (for the large-index
+    rows); otherwise just ``sample_points``.
+    """
+    from maskopt.lowering.trace import trace_mask_mod
+
+    mm = case.make()
+    traced = trace_mask_mod(mm, name=case.name)
+    sel = inductor_select(traced)
+    words = reference_words(mm, *sample_points(case, seed=seed, n_rows=n_rows))
+    if exhaustive:
+        words = torch.cat([words, reference_words(mm, *all_points(case))])
+    return {
+        "name": case.name,
+        "inductor_packs": sel is not None,
+        "n_intervals": None if sel is None else len(sel),
+        "max_runs": max_runs_of(words),
+        "n_words": words.numel(),
+    }
+
+
+def _main() -> None:  # pragma: no cover - maintenance tool
+    import time
+
+    print(f"{'name':32s} {'ind':>5s} {'rec':>5s} {'runs':>4s} {'rec':>4s} {'exp':>5s} {'words':>7s} {'s':>5s}")
+    bad = 0
+    for case in CORPUS:
+        t = time.time()
+        m = measure(case)
+        dt = time.time() - t
+        ind_ok = m["inductor_packs"] == case.inductor_packs
+        runs_ok = m["max_runs"] == case.max_runs
+        bad += (not ind_ok) + (not runs_ok)
+        print(
+            f"{case.name:32s} {str(m['inductor_packs']):>5s} {str(case.inductor_packs):>5s} "
+            f"{m['max_runs']:4d} {str(case.max_runs):>4s} {str(case.expect_pack):>5s} {m['n_words']:7d} {dt:5.2f}"
+            + ("" if ind_ok and runs_ok else "   <-- MISMATCH")
+        )
+    print("mismatches:", bad)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    _main()
