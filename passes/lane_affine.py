@@ -17,6 +17,9 @@ For every `mask.func` that is not windowed yet:
    uniform value, `(A // B) <pred> W`, is the comparison of A with the block
    bounds `W * B` and `W * B + B - 1` (so `q // B == kv // B` becomes the two
    comparisons of a block range).
+4. A comparison of a select / min / max of lane-affine values is
+   distributed over its arms (`abs(q - kv) <= w` becomes two lane_cmps
+   chosen by a third).
 
 Comparisons that cannot be rewritten stay as they are; `fold-intervals`
 reports why.
@@ -257,6 +260,47 @@ class _Rewriter:
         Rewriter.insert_op(both, InsertPoint.before(op))
         return both.result
 
+    def select_compare(self, op: arith.CmpiOp, pred: str) -> SSAValue | None:
+        """
+        Distribute a comparison over a piecewise-affine operand:
+        `select(c, A, B) <pred> W` is `(c & A <pred> W) | (!c & B <pred> W)`,
+        and `min(A, B)` / `max(A, B)` are selects on `A < B` (so `abs` and
+        clamps of lane-affine values fold).
+        """
+        for side, other, p in ((op.lhs, op.rhs, pred), (op.rhs, op.lhs, MIRROR[pred])):
+            sel = side.owner
+            w = self.forms.of(other)
+            if w is None:
+                continue
+            if isinstance(sel, arith.SelectOp):
+                a, b = self.forms.of(sel.lhs), self.forms.of(sel.rhs)
+                cond: SSAValue | None = sel.cond
+            elif isinstance(sel, (arith.MinSIOp, arith.MaxSIOp)):
+                a, b = self.forms.of(sel.lhs), self.forms.of(sel.rhs)
+                cond = None
+            else:
+                continue
+            if a is None or b is None:
+                continue
+            if cond is None:  # min: A if A < B else B; max: A if A > B else B
+                cond = self.lane_compare(
+                    "slt" if isinstance(sel, arith.MinSIOp) else "sgt", a - b, op
+                )
+                if cond is None:
+                    continue
+            first = self.lane_compare(p, a - w, op)
+            second = self.lane_compare(p, b - w, op)
+            if first is None or second is None:
+                continue
+            true = arith.ConstantOp.from_int_and_width(-1, 1)
+            not_cond = arith.XOrIOp(cond, true.result)
+            yes = arith.AndIOp(cond, first)
+            no = arith.AndIOp(not_cond.result, second)
+            either = arith.OrIOp(yes.result, no.result)
+            Rewriter.insert_op([true, not_cond, yes, no, either], InsertPoint.before(op))
+            return either.result
+        return None
+
     def run(self) -> None:
         for op in list(self.func.block.ops):
             if not isinstance(op, arith.CmpiOp):
@@ -269,6 +313,8 @@ class _Rewriter:
             new = self.affine_compare(op, pred)
             if new is None:
                 new = self.floordiv_compare(op, pred)
+            if new is None:
+                new = self.select_compare(op, pred)
             if new is not None:
                 if op.result.name_hint and new.name_hint is None:
                     new.name_hint = op.result.name_hint
