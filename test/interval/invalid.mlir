@@ -1,0 +1,103 @@
+// RUN: mask-opt %s --split-input-file --verify-diagnostics | filecheck %s
+
+// Verifier errors of the `interval` ops, one per chunk.
+
+%u = "interval.union"() : () -> !interval.set
+
+// CHECK:      {{^}}interval.union needs at least one set{{$}}
+// CHECK-NEXT: "builtin.module"() ({
+// CHECK-NEXT:   %u = "interval.union"() : () -> !interval.set
+// CHECK-NEXT:   ^^^^^^^^^^^^^^^^^^^^^-
+// CHECK-NEXT:   | Operation does not verify: interval.union needs at least one set
+
+// -----
+
+%i = "interval.intersect"() : () -> !interval.set
+
+// CHECK:      {{^}}interval.intersect needs at least one set{{$}}
+
+// -----
+
+%a = arith.constant 0 : i32
+%b = arith.constant 4 : i64
+%r = "interval.range"(%a, %b) : (i32, i64) -> !interval.set
+
+// CHECK:      {{^}}operand 'hi' at position 1 does not verify:{{$}}
+// CHECK-NEXT: {{^}}attribute i32 expected from variable 'T', but got i64{{$}}
+
+// -----
+
+%a = arith.constant 1.0 : f32
+%r = "interval.range"(%a, %a) : (f32, f32) -> !interval.set
+
+// CHECK:      {{^}}operand 'lo' at position 0 does not verify:{{$}}
+// CHECK-NEXT: {{^}}f32 should be of base attribute integer_type{{$}}
+
+// -----
+
+%a = arith.constant 0 : i32
+%r = "interval.range"(%a, %a) : (i32, i32) -> i32
+
+// CHECK:      {{^}}result 'result' at position 0 does not verify:{{$}}
+// CHECK-NEXT: {{^}}i32 should be of base attribute interval.set{{$}}
+
+// -----
+
+%f = "interval.full"() : () -> i32
+
+// CHECK:      {{^}}result 'result' at position 0 does not verify:{{$}}
+// CHECK-NEXT: {{^}}i32 should be of base attribute interval.set{{$}}
+// CHECK-NEXT: "builtin.module"() ({
+// CHECK-NEXT:   %f = "interval.full"() : () -> i32
+
+// -----
+
+%e = "interval.empty"() : () -> i1
+
+// CHECK:      {{^}}result 'result' at position 0 does not verify:{{$}}
+// CHECK-NEXT: {{^}}i1 should be of base attribute interval.set{{$}}
+
+// -----
+
+%c = arith.constant 1 : i32
+%u = "interval.union"(%c) : (i32) -> !interval.set
+
+// CHECK:      {{^}}operand 'sets' at position 0 does not verify:{{$}}
+// CHECK-NEXT: {{^}}i32 should be of base attribute interval.set{{$}}
+
+// -----
+
+%c = arith.constant 1 : i32
+%n = "interval.complement"(%c) : (i32) -> !interval.set
+
+// CHECK:      {{^}}operand 'set' at position 0 does not verify:{{$}}
+// CHECK-NEXT: {{^}}i32 should be of base attribute interval.set{{$}}
+
+// -----
+
+%c = arith.constant 1 : i32
+%f = interval.full
+%s = "interval.select"(%c, %f, %f) : (i32, !interval.set, !interval.set) -> !interval.set
+
+// CHECK:      {{^}}operand 'cond' at position 0 does not verify:{{$}}
+// CHECK-NEXT: {{^}}Expected attribute i1 but got i32{{$}}
+
+// -----
+
+%f = interval.full
+%w = "interval.keep_word"(%f) : (!interval.set) -> i64
+
+// CHECK:      {{^}}result 'result' at position 0 does not verify:{{$}}
+// CHECK-NEXT: {{^}}Expected attribute i32 but got i64{{$}}
+// CHECK-NEXT: "builtin.module"() ({
+// CHECK-NEXT:   %f = "interval.full"() : () -> !interval.set
+// CHECK-NEXT:   %w = "interval.keep_word"(%f) : (!interval.set) -> i64
+// CHECK-NEXT:   ^^^^^^^^^^^^^^^^^^^^^^^^^-
+
+// -----
+
+// The custom form checks the keep word type while parsing.
+%f = interval.full
+%w = interval.keep_word %f : i64
+
+// CHECK: {{^}}Expected attribute i32 but got i64{{$}}

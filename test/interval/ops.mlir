@@ -1,0 +1,83 @@
+// RUN: mask-opt %s | mask-opt | filecheck %s
+// RUN: mask-opt %s --print-op-generic | mask-opt | filecheck %s
+// RUN: mask-opt %s --print-op-generic | filecheck %s --check-prefix=GENERIC
+
+// Round-trips of every op of the `interval` dialect.
+
+mask.func @sets window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %t : tensor<4xi64>):
+  %lo = arith.subi %q, %kv : i32
+  %c32 = arith.constant 32 : i32
+  %r = interval.range %lo, %c32 : i32
+  %x = mask.load %t[%b] : tensor<4xi64>[i32] -> i64
+  %r64 = interval.range %x, %x : i64
+  %f = interval.full
+  %e = interval.empty
+  %u = interval.union %r, %r64, %e
+  %u1 = interval.union %r
+  %i = interval.intersect %u, %f
+  %i1 = interval.intersect %r64
+  %c = interval.complement %i
+  %cond = arith.cmpi eq, %b, %h : i32
+  %s = interval.select %cond, %c, %u1
+  %w = interval.keep_word %s : i32
+  mask.yield %w : i32
+}
+
+// CHECK-LABEL: mask.func @sets window {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32, %[[T:.*]]: tensor<4xi64>):
+// CHECK-NEXT:    %[[LO:.*]] = arith.subi %[[Q]], %[[KV]] : i32
+// CHECK-NEXT:    %[[C32:.*]] = arith.constant 32 : i32
+// CHECK-NEXT:    %[[R:.*]] = interval.range %[[LO]], %[[C32]] : i32
+// CHECK-NEXT:    %[[X:.*]] = mask.load %[[T]][%[[B]]] : tensor<4xi64>[i32] -> i64
+// CHECK-NEXT:    %[[R64:.*]] = interval.range %[[X]], %[[X]] : i64
+// CHECK-NEXT:    %[[F:.*]] = interval.full
+// CHECK-NEXT:    %[[E:.*]] = interval.empty
+// CHECK-NEXT:    %[[U:.*]] = interval.union %[[R]], %[[R64]], %[[E]]
+// CHECK-NEXT:    %[[U1:.*]] = interval.union %[[R]]
+// CHECK-NEXT:    %[[I:.*]] = interval.intersect %[[U]], %[[F]]
+// CHECK-NEXT:    %[[I1:.*]] = interval.intersect %[[R64]]
+// CHECK-NEXT:    %[[C:.*]] = interval.complement %[[I]]
+// CHECK-NEXT:    %[[COND:.*]] = arith.cmpi eq, %[[B]], %[[H]] : i32
+// CHECK-NEXT:    %[[S:.*]] = interval.select %[[COND]], %[[C]], %[[U1]]
+// CHECK-NEXT:    %[[W:.*]] = interval.keep_word %[[S]] : i32
+// CHECK-NEXT:    mask.yield %[[W]] : i32
+// CHECK-NEXT:  }
+
+// GENERIC-LABEL: "mask.func"() <{sym_name = "sets", kv_window}> ({
+// GENERIC-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32, %[[T:.*]]: tensor<4xi64>):
+// GENERIC-NEXT:    %[[LO:.*]] = "arith.subi"(%[[Q]], %[[KV]]) <{overflowFlags = #arith.overflow<none>}> : (i32, i32) -> i32
+// GENERIC-NEXT:    %[[C32:.*]] = "arith.constant"() <{value = 32 : i32}> : () -> i32
+// GENERIC-NEXT:    %[[R:.*]] = "interval.range"(%[[LO]], %[[C32]]) : (i32, i32) -> !interval.set
+// GENERIC-NEXT:    %[[X:.*]] = "mask.load"(%[[T]], %[[B]]) : (tensor<4xi64>, i32) -> i64
+// GENERIC-NEXT:    %[[R64:.*]] = "interval.range"(%[[X]], %[[X]]) : (i64, i64) -> !interval.set
+// GENERIC-NEXT:    %[[F:.*]] = "interval.full"() : () -> !interval.set
+// GENERIC-NEXT:    %[[E:.*]] = "interval.empty"() : () -> !interval.set
+// GENERIC-NEXT:    %[[U:.*]] = "interval.union"(%[[R]], %[[R64]], %[[E]]) : (!interval.set, !interval.set, !interval.set) -> !interval.set
+// GENERIC-NEXT:    %[[U1:.*]] = "interval.union"(%[[R]]) : (!interval.set) -> !interval.set
+// GENERIC-NEXT:    %[[I:.*]] = "interval.intersect"(%[[U]], %[[F]]) : (!interval.set, !interval.set) -> !interval.set
+// GENERIC-NEXT:    %[[I1:.*]] = "interval.intersect"(%[[R64]]) : (!interval.set) -> !interval.set
+// GENERIC-NEXT:    %[[C:.*]] = "interval.complement"(%[[I]]) : (!interval.set) -> !interval.set
+// GENERIC-NEXT:    %[[COND:.*]] = "arith.cmpi"(%[[B]], %[[H]]) <{predicate = 0 : i64}> : (i32, i32) -> i1
+// GENERIC-NEXT:    %[[S:.*]] = "interval.select"(%[[COND]], %[[C]], %[[U1]]) : (i1, !interval.set, !interval.set) -> !interval.set
+// GENERIC-NEXT:    %[[W:.*]] = "interval.keep_word"(%[[S]]) : (!interval.set) -> i32
+// GENERIC-NEXT:    "mask.yield"(%[[W]]) : (i32) -> ()
+// GENERIC-NEXT:  }) : () -> ()
+
+// Interval ops are not tied to a mask.func.
+%lo = arith.constant 3 : i8
+%hi = arith.constant 9 : i8
+%lanes = interval.range %lo, %hi : i8
+%all = interval.full
+%word = interval.keep_word %all : i32
+
+// CHECK:      %[[LO:.*]] = arith.constant 3 : i8
+// CHECK-NEXT: %[[HI:.*]] = arith.constant 9 : i8
+// CHECK-NEXT: %[[LANES:.*]] = interval.range %[[LO]], %[[HI]] : i8
+// CHECK-NEXT: %[[ALL:.*]] = interval.full
+// CHECK-NEXT: %[[WORD:.*]] = interval.keep_word %[[ALL]] : i32
+// CHECK-NEXT: }
+
+// GENERIC:      %[[LANES:.*]] = "interval.range"(%{{.*}}, %{{.*}}) : (i8, i8) -> !interval.set
+// GENERIC-NEXT: %[[ALL:.*]] = "interval.full"() : () -> !interval.set
+// GENERIC-NEXT: %[[WORD:.*]] = "interval.keep_word"(%[[ALL]]) : (!interval.set) -> i32

@@ -1,0 +1,337 @@
+// RUN: mask-opt %s -p canonicalize | filecheck %s
+
+// Canonicalization of `mask.floormod` and the i1 identities maskopt
+// attaches to arith.andi / arith.ori / arith.xori.
+
+// floormod has the divisor's sign: -7 mod 3 = 2, 7 mod -3 = -2.
+mask.func @floormod_fold window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %cm7 = arith.constant -7 : i32
+  %c3 = arith.constant 3 : i32
+  %m = mask.floormod %cm7, %c3 : i32
+  mask.yield %m : i32
+}
+
+// CHECK-LABEL: mask.func @floormod_fold window {
+// CHECK-NEXT:  ^bb0(%{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i32):
+// CHECK-NEXT:    %[[M:.*]] = arith.constant 2 : i32
+// CHECK-NEXT:    mask.yield %[[M]] : i32
+// CHECK-NEXT:  }
+
+mask.func @floormod_fold_negative_divisor window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %c7 = arith.constant 7 : i32
+  %cm3 = arith.constant -3 : i32
+  %m = mask.floormod %c7, %cm3 : i32
+  mask.yield %m : i32
+}
+
+// CHECK-LABEL: mask.func @floormod_fold_negative_divisor window {
+// CHECK-NEXT:  ^bb0(%{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i32):
+// CHECK-NEXT:    %[[M:.*]] = arith.constant -2 : i32
+// CHECK-NEXT:    mask.yield %[[M]] : i32
+// CHECK-NEXT:  }
+
+// A zero divisor is left alone.
+mask.func @floormod_by_zero window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %c7 = arith.constant 7 : i32
+  %c0 = arith.constant 0 : i32
+  %m = mask.floormod %c7, %c0 : i32
+  mask.yield %m : i32
+}
+
+// CHECK-LABEL: mask.func @floormod_by_zero window {
+// CHECK-NEXT:  ^bb0(%{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i32):
+// CHECK-NEXT:    %[[C7:.*]] = arith.constant 7 : i32
+// CHECK-NEXT:    %[[C0:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[M:.*]] = mask.floormod %[[C7]], %[[C0]] : i32
+// CHECK-NEXT:    mask.yield %[[M]] : i32
+// CHECK-NEXT:  }
+
+mask.func @floormod_by_one window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %c1 = arith.constant 1 : i32
+  %m = mask.floormod %q, %c1 : i32
+  mask.yield %m : i32
+}
+
+// CHECK-LABEL: mask.func @floormod_by_one window {
+// CHECK-NEXT:  ^bb0(%{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i32):
+// CHECK-NEXT:    %[[M:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    mask.yield %[[M]] : i32
+// CHECK-NEXT:  }
+
+mask.func @floormod_by_minus_one window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %cm1 = arith.constant -1 : i32
+  %m = mask.floormod %q, %cm1 : i32
+  mask.yield %m : i32
+}
+
+// CHECK-LABEL: mask.func @floormod_by_minus_one window {
+// CHECK-NEXT:  ^bb0(%{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i32):
+// CHECK-NEXT:    %[[M:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    mask.yield %[[M]] : i32
+// CHECK-NEXT:  }
+
+// A non-constant divisor stays.
+mask.func @floormod_kept window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %m = mask.floormod %q, %h : i32
+  mask.yield %m : i32
+}
+
+// CHECK-LABEL: mask.func @floormod_kept window {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:    %[[M:.*]] = mask.floormod %[[Q]], %[[H]] : i32
+// CHECK-NEXT:    mask.yield %[[M]] : i32
+// CHECK-NEXT:  }
+
+// i1 identities ------------------------------------------------------------
+
+mask.func @andi_true {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %x = arith.cmpi sge, %q, %kv : i32
+  %t = arith.constant true
+  %r = arith.andi %x, %t : i1
+  mask.yield %r : i1
+}
+
+// CHECK-LABEL: mask.func @andi_true {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:    %[[X:.*]] = arith.cmpi sge, %[[Q]], %[[KV]] : i32
+// CHECK-NEXT:    mask.yield %[[X]] : i1
+// CHECK-NEXT:  }
+
+mask.func @andi_true_lhs {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %x = arith.cmpi sge, %q, %kv : i32
+  %t = arith.constant true
+  %r = arith.andi %t, %x : i1
+  mask.yield %r : i1
+}
+
+// CHECK-LABEL: mask.func @andi_true_lhs {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:    %[[X:.*]] = arith.cmpi sge, %[[Q]], %[[KV]] : i32
+// CHECK-NEXT:    mask.yield %[[X]] : i1
+// CHECK-NEXT:  }
+
+mask.func @andi_false {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %x = arith.cmpi sge, %q, %kv : i32
+  %f = arith.constant false
+  %r = arith.andi %x, %f : i1
+  mask.yield %r : i1
+}
+
+// CHECK-LABEL: mask.func @andi_false {
+// CHECK-NEXT:  ^bb0(%{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i32):
+// CHECK-NEXT:    %[[R:.*]] = arith.constant false
+// CHECK-NEXT:    mask.yield %[[R]] : i1
+// CHECK-NEXT:  }
+
+mask.func @andi_self {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %x = arith.cmpi sge, %q, %kv : i32
+  %r = arith.andi %x, %x : i1
+  mask.yield %r : i1
+}
+
+// CHECK-LABEL: mask.func @andi_self {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:    %[[X:.*]] = arith.cmpi sge, %[[Q]], %[[KV]] : i32
+// CHECK-NEXT:    mask.yield %[[X]] : i1
+// CHECK-NEXT:  }
+
+mask.func @ori_false {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %x = arith.cmpi sge, %q, %kv : i32
+  %f = arith.constant false
+  %r = arith.ori %f, %x : i1
+  mask.yield %r : i1
+}
+
+// CHECK-LABEL: mask.func @ori_false {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:    %[[X:.*]] = arith.cmpi sge, %[[Q]], %[[KV]] : i32
+// CHECK-NEXT:    mask.yield %[[X]] : i1
+// CHECK-NEXT:  }
+
+mask.func @ori_true {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %x = arith.cmpi sge, %q, %kv : i32
+  %t = arith.constant true
+  %r = arith.ori %x, %t : i1
+  mask.yield %r : i1
+}
+
+// CHECK-LABEL: mask.func @ori_true {
+// CHECK-NEXT:  ^bb0(%{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i32):
+// CHECK-NEXT:    %[[R:.*]] = arith.constant true
+// CHECK-NEXT:    mask.yield %[[R]] : i1
+// CHECK-NEXT:  }
+
+mask.func @ori_self {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %x = arith.cmpi sge, %q, %kv : i32
+  %r = arith.ori %x, %x : i1
+  mask.yield %r : i1
+}
+
+// CHECK-LABEL: mask.func @ori_self {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:    %[[X:.*]] = arith.cmpi sge, %[[Q]], %[[KV]] : i32
+// CHECK-NEXT:    mask.yield %[[X]] : i1
+// CHECK-NEXT:  }
+
+mask.func @xori_false {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %x = arith.cmpi sge, %q, %kv : i32
+  %f = arith.constant false
+  %r = arith.xori %x, %f : i1
+  mask.yield %r : i1
+}
+
+// CHECK-LABEL: mask.func @xori_false {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:    %[[X:.*]] = arith.cmpi sge, %[[Q]], %[[KV]] : i32
+// CHECK-NEXT:    mask.yield %[[X]] : i1
+// CHECK-NEXT:  }
+
+// Double negation of a value that is not a comparison.
+mask.func @double_negation {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %flags : tensor<4xi1>):
+  %x = mask.load %flags[%h] : tensor<4xi1>[i32] -> i1
+  %t = arith.constant true
+  %n = arith.xori %x, %t : i1
+  %r = arith.xori %n, %t : i1
+  mask.yield %r : i1
+}
+
+// CHECK-LABEL: mask.func @double_negation {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32, %[[FLAGS:.*]]: tensor<4xi1>):
+// CHECK-NEXT:    %[[X:.*]] = mask.load %[[FLAGS]][%[[H]]] : tensor<4xi1>[i32] -> i1
+// CHECK-NEXT:    mask.yield %[[X]] : i1
+// CHECK-NEXT:  }
+
+// A single negation of a non-comparison stays.
+mask.func @negation_kept {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %flags : tensor<4xi1>):
+  %x = mask.load %flags[%h] : tensor<4xi1>[i32] -> i1
+  %t = arith.constant true
+  %n = arith.xori %x, %t : i1
+  mask.yield %n : i1
+}
+
+// CHECK-LABEL: mask.func @negation_kept {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32, %[[FLAGS:.*]]: tensor<4xi1>):
+// CHECK-NEXT:    %[[X:.*]] = mask.load %[[FLAGS]][%[[H]]] : tensor<4xi1>[i32] -> i1
+// CHECK-NEXT:    %[[T:.*]] = arith.constant true
+// CHECK-NEXT:    %[[N:.*]] = arith.xori %[[X]], %[[T]] : i1
+// CHECK-NEXT:    mask.yield %[[N]] : i1
+// CHECK-NEXT:  }
+
+// Negated comparisons invert their predicate (true on either side).
+mask.func @not_slt {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %x = arith.cmpi slt, %q, %kv : i32
+  %t = arith.constant true
+  %r = arith.xori %t, %x : i1
+  mask.yield %r : i1
+}
+
+// CHECK-LABEL: mask.func @not_slt {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:    %[[R:.*]] = arith.cmpi sge, %[[Q]], %[[KV]] : i32
+// CHECK-NEXT:    mask.yield %[[R]] : i1
+// CHECK-NEXT:  }
+
+mask.func @not_eq {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %x = arith.cmpi eq, %b, %kv : i32
+  %t = arith.constant true
+  %r = arith.xori %x, %t : i1
+  mask.yield %r : i1
+}
+
+// CHECK-LABEL: mask.func @not_eq {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:    %[[R:.*]] = arith.cmpi ne, %[[B]], %[[KV]] : i32
+// CHECK-NEXT:    mask.yield %[[R]] : i1
+// CHECK-NEXT:  }
+
+mask.func @not_sgt {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %x = arith.cmpi sgt, %kv, %q : i32
+  %t = arith.constant true
+  %r = arith.xori %x, %t : i1
+  mask.yield %r : i1
+}
+
+// CHECK-LABEL: mask.func @not_sgt {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:    %[[R:.*]] = arith.cmpi sle, %[[KV]], %[[Q]] : i32
+// CHECK-NEXT:    mask.yield %[[R]] : i1
+// CHECK-NEXT:  }
+
+mask.func @not_ult {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %x = arith.cmpi ult, %q, %kv : i32
+  %t = arith.constant true
+  %r = arith.xori %x, %t : i1
+  mask.yield %r : i1
+}
+
+// CHECK-LABEL: mask.func @not_ult {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:    %[[R:.*]] = arith.cmpi uge, %[[Q]], %[[KV]] : i32
+// CHECK-NEXT:    mask.yield %[[R]] : i1
+// CHECK-NEXT:  }
+
+// A comparison with another use keeps its negation.
+mask.func @not_cmpi_shared {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %x = arith.cmpi eq, %q, %kv : i32
+  %y = arith.cmpi sgt, %b, %h : i32
+  %t = arith.constant true
+  %n = arith.xori %x, %t : i1
+  %a = arith.andi %n, %y : i1
+  %r = arith.ori %a, %x : i1
+  mask.yield %r : i1
+}
+
+// CHECK-LABEL: mask.func @not_cmpi_shared {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:    %[[X:.*]] = arith.cmpi eq, %[[Q]], %[[KV]] : i32
+// CHECK-NEXT:    %[[Y:.*]] = arith.cmpi sgt, %[[B]], %[[H]] : i32
+// CHECK-NEXT:    %[[T:.*]] = arith.constant true
+// CHECK-NEXT:    %[[N:.*]] = arith.xori %[[X]], %[[T]] : i1
+// CHECK-NEXT:    %[[A:.*]] = arith.andi %[[N]], %[[Y]] : i1
+// CHECK-NEXT:    %[[R:.*]] = arith.ori %[[A]], %[[X]] : i1
+// CHECK-NEXT:    mask.yield %[[R]] : i1
+// CHECK-NEXT:  }
+
+// The identities compose: (x & true) | (false ^ (y ^ true) ^ true) -> x | y.
+mask.func @composed {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %flags : tensor<4xi1>):
+  %x = arith.cmpi sge, %q, %kv : i32
+  %y = mask.load %flags[%b] : tensor<4xi1>[i32] -> i1
+  %t = arith.constant true
+  %f = arith.constant false
+  %a = arith.andi %x, %t : i1
+  %ny = arith.xori %y, %t : i1
+  %nny = arith.xori %ny, %t : i1
+  %z = arith.xori %f, %nny : i1
+  %r = arith.ori %a, %z : i1
+  mask.yield %r : i1
+}
+
+// CHECK-LABEL: mask.func @composed {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32, %[[FLAGS:.*]]: tensor<4xi1>):
+// CHECK-NEXT:    %[[X:.*]] = arith.cmpi sge, %[[Q]], %[[KV]] : i32
+// CHECK-NEXT:    %[[Y:.*]] = mask.load %[[FLAGS]][%[[B]]] : tensor<4xi1>[i32] -> i1
+// CHECK-NEXT:    %[[R:.*]] = arith.ori %[[X]], %[[Y]] : i1
+// CHECK-NEXT:    mask.yield %[[R]] : i1
+// CHECK-NEXT:  }

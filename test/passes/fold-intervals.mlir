@@ -1,0 +1,814 @@
+// RUN: mask-opt %s -p fold-intervals | filecheck %s
+// RUN: mask-opt %s -p 'fold-intervals{max-intervals=1}' --no-remarks | filecheck %s --check-prefix=LIMIT
+
+// fold-intervals on hand-written lane-affine input: the i1 keep value of a
+// windowed function becomes a union of lane runs and the function yields
+// its keep word. Bounds are clamped so that no i32 op can overflow; the
+// clipped bound is unchanged.
+//
+// With coefficient +1, `L + u <pred> 0` keeps L <pred> -u; with -1,
+// `-L + u <pred> 0` keeps u <pred> L.
+
+// L < -u: the run [0, -u), -u clamped into [0, 32].
+mask.func @slt_plus window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %s : tensor<2xi32>):
+  %u = mask.load %s[%b] : tensor<2xi32>[i32] -> i32
+  %p = mask.lane_cmp "slt", 1 * lane + %u + 0 : i32
+  mask.yield %p : i1
+}
+
+// CHECK-LABEL: mask.func @slt_plus window {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32, %[[S:.*]]: tensor<2xi32>):
+// CHECK-NEXT:    %[[U:.*]] = mask.load %[[S]][%[[B]]] : tensor<2xi32>[i32] -> i32
+// CHECK-NEXT:    %[[V0:.*]] = arith.constant -32 : i32
+// CHECK-NEXT:    %[[V1:.*]] = arith.maxsi %[[U]], %[[V0]] : i32
+// CHECK-NEXT:    %[[V2:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.minsi %[[V1]], %[[V2]] : i32
+// CHECK-NEXT:    %[[V4:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V5:.*]] = arith.subi %[[V4]], %[[V3]] : i32
+// CHECK-NEXT:    %[[V6:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V7:.*]] = interval.range %[[V6]], %[[V5]] : i32
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V7]] : i32
+// CHECK-NEXT:    mask.yield %[[KEEP]] : i32
+// CHECK-NEXT:  }
+
+// u < L: the run [u + 1, 32).
+mask.func @slt_minus window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %s : tensor<2xi32>):
+  %u = mask.load %s[%b] : tensor<2xi32>[i32] -> i32
+  %p = mask.lane_cmp "slt", -1 * lane + %u + 0 : i32
+  mask.yield %p : i1
+}
+
+// CHECK-LABEL: mask.func @slt_minus window {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32, %[[S:.*]]: tensor<2xi32>):
+// CHECK-NEXT:    %[[U:.*]] = mask.load %[[S]][%[[B]]] : tensor<2xi32>[i32] -> i32
+// CHECK-NEXT:    %[[V0:.*]] = arith.constant -1 : i32
+// CHECK-NEXT:    %[[V1:.*]] = arith.maxsi %[[U]], %[[V0]] : i32
+// CHECK-NEXT:    %[[V2:.*]] = arith.constant 31 : i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.minsi %[[V1]], %[[V2]] : i32
+// CHECK-NEXT:    %[[V4:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:    %[[V5:.*]] = arith.addi %[[V3]], %[[V4]] : i32
+// CHECK-NEXT:    %[[V6:.*]] = arith.constant 32 : i32
+// CHECK-NEXT:    %[[V7:.*]] = interval.range %[[V5]], %[[V6]] : i32
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V7]] : i32
+// CHECK-NEXT:    mask.yield %[[KEEP]] : i32
+// CHECK-NEXT:  }
+
+// L <= -u: the run [0, 1 - u).
+mask.func @sle_plus window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %s : tensor<2xi32>):
+  %u = mask.load %s[%b] : tensor<2xi32>[i32] -> i32
+  %p = mask.lane_cmp "sle", 1 * lane + %u + 0 : i32
+  mask.yield %p : i1
+}
+
+// CHECK-LABEL: mask.func @sle_plus window {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32, %[[S:.*]]: tensor<2xi32>):
+// CHECK-NEXT:    %[[U:.*]] = mask.load %[[S]][%[[B]]] : tensor<2xi32>[i32] -> i32
+// CHECK-NEXT:    %[[V0:.*]] = arith.constant -31 : i32
+// CHECK-NEXT:    %[[V1:.*]] = arith.maxsi %[[U]], %[[V0]] : i32
+// CHECK-NEXT:    %[[V2:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.minsi %[[V1]], %[[V2]] : i32
+// CHECK-NEXT:    %[[V4:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:    %[[V5:.*]] = arith.subi %[[V4]], %[[V3]] : i32
+// CHECK-NEXT:    %[[V6:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V7:.*]] = interval.range %[[V6]], %[[V5]] : i32
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V7]] : i32
+// CHECK-NEXT:    mask.yield %[[KEEP]] : i32
+// CHECK-NEXT:  }
+
+// u <= L: the run [u, 32); u needs no clamp (range clips).
+mask.func @sle_minus window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %s : tensor<2xi32>):
+  %u = mask.load %s[%b] : tensor<2xi32>[i32] -> i32
+  %p = mask.lane_cmp "sle", -1 * lane + %u + 0 : i32
+  mask.yield %p : i1
+}
+
+// CHECK-LABEL: mask.func @sle_minus window {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32, %[[S:.*]]: tensor<2xi32>):
+// CHECK-NEXT:    %[[U:.*]] = mask.load %[[S]][%[[B]]] : tensor<2xi32>[i32] -> i32
+// CHECK-NEXT:    %[[V0:.*]] = arith.constant 32 : i32
+// CHECK-NEXT:    %[[V1:.*]] = interval.range %[[U]], %[[V0]] : i32
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V1]] : i32
+// CHECK-NEXT:    mask.yield %[[KEEP]] : i32
+// CHECK-NEXT:  }
+
+// L > -u: the run [1 - u, 32).
+mask.func @sgt_plus window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %s : tensor<2xi32>):
+  %u = mask.load %s[%b] : tensor<2xi32>[i32] -> i32
+  %p = mask.lane_cmp "sgt", 1 * lane + %u + 0 : i32
+  mask.yield %p : i1
+}
+
+// CHECK-LABEL: mask.func @sgt_plus window {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32, %[[S:.*]]: tensor<2xi32>):
+// CHECK-NEXT:    %[[U:.*]] = mask.load %[[S]][%[[B]]] : tensor<2xi32>[i32] -> i32
+// CHECK-NEXT:    %[[V0:.*]] = arith.constant -31 : i32
+// CHECK-NEXT:    %[[V1:.*]] = arith.maxsi %[[U]], %[[V0]] : i32
+// CHECK-NEXT:    %[[V2:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.minsi %[[V1]], %[[V2]] : i32
+// CHECK-NEXT:    %[[V4:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:    %[[V5:.*]] = arith.subi %[[V4]], %[[V3]] : i32
+// CHECK-NEXT:    %[[V6:.*]] = arith.constant 32 : i32
+// CHECK-NEXT:    %[[V7:.*]] = interval.range %[[V5]], %[[V6]] : i32
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V7]] : i32
+// CHECK-NEXT:    mask.yield %[[KEEP]] : i32
+// CHECK-NEXT:  }
+
+// u > L: the run [0, u).
+mask.func @sgt_minus window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %s : tensor<2xi32>):
+  %u = mask.load %s[%b] : tensor<2xi32>[i32] -> i32
+  %p = mask.lane_cmp "sgt", -1 * lane + %u + 0 : i32
+  mask.yield %p : i1
+}
+
+// CHECK-LABEL: mask.func @sgt_minus window {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32, %[[S:.*]]: tensor<2xi32>):
+// CHECK-NEXT:    %[[U:.*]] = mask.load %[[S]][%[[B]]] : tensor<2xi32>[i32] -> i32
+// CHECK-NEXT:    %[[V0:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V1:.*]] = interval.range %[[V0]], %[[U]] : i32
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V1]] : i32
+// CHECK-NEXT:    mask.yield %[[KEEP]] : i32
+// CHECK-NEXT:  }
+
+// L >= -u: the run [-u, 32).
+mask.func @sge_plus window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %s : tensor<2xi32>):
+  %u = mask.load %s[%b] : tensor<2xi32>[i32] -> i32
+  %p = mask.lane_cmp "sge", 1 * lane + %u + 0 : i32
+  mask.yield %p : i1
+}
+
+// CHECK-LABEL: mask.func @sge_plus window {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32, %[[S:.*]]: tensor<2xi32>):
+// CHECK-NEXT:    %[[U:.*]] = mask.load %[[S]][%[[B]]] : tensor<2xi32>[i32] -> i32
+// CHECK-NEXT:    %[[V0:.*]] = arith.constant -32 : i32
+// CHECK-NEXT:    %[[V1:.*]] = arith.maxsi %[[U]], %[[V0]] : i32
+// CHECK-NEXT:    %[[V2:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.minsi %[[V1]], %[[V2]] : i32
+// CHECK-NEXT:    %[[V4:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V5:.*]] = arith.subi %[[V4]], %[[V3]] : i32
+// CHECK-NEXT:    %[[V6:.*]] = arith.constant 32 : i32
+// CHECK-NEXT:    %[[V7:.*]] = interval.range %[[V5]], %[[V6]] : i32
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V7]] : i32
+// CHECK-NEXT:    mask.yield %[[KEEP]] : i32
+// CHECK-NEXT:  }
+
+// u >= L: the run [0, u + 1).
+mask.func @sge_minus window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %s : tensor<2xi32>):
+  %u = mask.load %s[%b] : tensor<2xi32>[i32] -> i32
+  %p = mask.lane_cmp "sge", -1 * lane + %u + 0 : i32
+  mask.yield %p : i1
+}
+
+// CHECK-LABEL: mask.func @sge_minus window {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32, %[[S:.*]]: tensor<2xi32>):
+// CHECK-NEXT:    %[[U:.*]] = mask.load %[[S]][%[[B]]] : tensor<2xi32>[i32] -> i32
+// CHECK-NEXT:    %[[V0:.*]] = arith.constant -1 : i32
+// CHECK-NEXT:    %[[V1:.*]] = arith.maxsi %[[U]], %[[V0]] : i32
+// CHECK-NEXT:    %[[V2:.*]] = arith.constant 31 : i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.minsi %[[V1]], %[[V2]] : i32
+// CHECK-NEXT:    %[[V4:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:    %[[V5:.*]] = arith.addi %[[V3]], %[[V4]] : i32
+// CHECK-NEXT:    %[[V6:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V7:.*]] = interval.range %[[V6]], %[[V5]] : i32
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V7]] : i32
+// CHECK-NEXT:    mask.yield %[[KEEP]] : i32
+// CHECK-NEXT:  }
+
+// L == -u: the run [-u, 1 - u).
+mask.func @eq_plus window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %s : tensor<2xi32>):
+  %u = mask.load %s[%b] : tensor<2xi32>[i32] -> i32
+  %p = mask.lane_cmp "eq", 1 * lane + %u + 0 : i32
+  mask.yield %p : i1
+}
+
+// CHECK-LABEL: mask.func @eq_plus window {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32, %[[S:.*]]: tensor<2xi32>):
+// CHECK-NEXT:    %[[U:.*]] = mask.load %[[S]][%[[B]]] : tensor<2xi32>[i32] -> i32
+// CHECK-NEXT:    %[[V0:.*]] = arith.constant -32 : i32
+// CHECK-NEXT:    %[[V1:.*]] = arith.maxsi %[[U]], %[[V0]] : i32
+// CHECK-NEXT:    %[[V2:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.minsi %[[V1]], %[[V2]] : i32
+// CHECK-NEXT:    %[[V4:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V5:.*]] = arith.subi %[[V4]], %[[V3]] : i32
+// CHECK-NEXT:    %[[V6:.*]] = arith.constant -31 : i32
+// CHECK-NEXT:    %[[V7:.*]] = arith.maxsi %[[U]], %[[V6]] : i32
+// CHECK-NEXT:    %[[V8:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:    %[[V9:.*]] = arith.minsi %[[V7]], %[[V8]] : i32
+// CHECK-NEXT:    %[[V10:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:    %[[V11:.*]] = arith.subi %[[V10]], %[[V9]] : i32
+// CHECK-NEXT:    %[[V12:.*]] = interval.range %[[V5]], %[[V11]] : i32
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V12]] : i32
+// CHECK-NEXT:    mask.yield %[[KEEP]] : i32
+// CHECK-NEXT:  }
+
+// L == u: the run [u, u + 1).
+mask.func @eq_minus window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %s : tensor<2xi32>):
+  %u = mask.load %s[%b] : tensor<2xi32>[i32] -> i32
+  %p = mask.lane_cmp "eq", -1 * lane + %u + 0 : i32
+  mask.yield %p : i1
+}
+
+// CHECK-LABEL: mask.func @eq_minus window {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32, %[[S:.*]]: tensor<2xi32>):
+// CHECK-NEXT:    %[[U:.*]] = mask.load %[[S]][%[[B]]] : tensor<2xi32>[i32] -> i32
+// CHECK-NEXT:    %[[V0:.*]] = arith.constant -1 : i32
+// CHECK-NEXT:    %[[V1:.*]] = arith.maxsi %[[U]], %[[V0]] : i32
+// CHECK-NEXT:    %[[V2:.*]] = arith.constant 31 : i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.minsi %[[V1]], %[[V2]] : i32
+// CHECK-NEXT:    %[[V4:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:    %[[V5:.*]] = arith.addi %[[V3]], %[[V4]] : i32
+// CHECK-NEXT:    %[[V6:.*]] = interval.range %[[U]], %[[V5]] : i32
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V6]] : i32
+// CHECK-NEXT:    mask.yield %[[KEEP]] : i32
+// CHECK-NEXT:  }
+
+// L != -u: two runs, [0, -u) and [1 - u, 32).
+mask.func @ne_plus window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %s : tensor<2xi32>):
+  %u = mask.load %s[%b] : tensor<2xi32>[i32] -> i32
+  %p = mask.lane_cmp "ne", 1 * lane + %u + 0 : i32
+  mask.yield %p : i1
+}
+
+// CHECK-LABEL: mask.func @ne_plus window {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32, %[[S:.*]]: tensor<2xi32>):
+// CHECK-NEXT:    %[[U:.*]] = mask.load %[[S]][%[[B]]] : tensor<2xi32>[i32] -> i32
+// CHECK-NEXT:    %[[V0:.*]] = arith.constant -32 : i32
+// CHECK-NEXT:    %[[V1:.*]] = arith.maxsi %[[U]], %[[V0]] : i32
+// CHECK-NEXT:    %[[V2:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.minsi %[[V1]], %[[V2]] : i32
+// CHECK-NEXT:    %[[V4:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V5:.*]] = arith.subi %[[V4]], %[[V3]] : i32
+// CHECK-NEXT:    %[[V6:.*]] = arith.constant -31 : i32
+// CHECK-NEXT:    %[[V7:.*]] = arith.maxsi %[[U]], %[[V6]] : i32
+// CHECK-NEXT:    %[[V8:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:    %[[V9:.*]] = arith.minsi %[[V7]], %[[V8]] : i32
+// CHECK-NEXT:    %[[V10:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:    %[[V11:.*]] = arith.subi %[[V10]], %[[V9]] : i32
+// CHECK-NEXT:    %[[V12:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V13:.*]] = interval.range %[[V12]], %[[V5]] : i32
+// CHECK-NEXT:    %[[V14:.*]] = arith.constant 32 : i32
+// CHECK-NEXT:    %[[V15:.*]] = interval.range %[[V11]], %[[V14]] : i32
+// CHECK-NEXT:    %[[V16:.*]] = interval.union %[[V13]], %[[V15]]
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V16]] : i32
+// CHECK-NEXT:    mask.yield %[[KEEP]] : i32
+// CHECK-NEXT:  }
+
+// L != u: two runs, [0, u) and [u + 1, 32).
+mask.func @ne_minus window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %s : tensor<2xi32>):
+  %u = mask.load %s[%b] : tensor<2xi32>[i32] -> i32
+  %p = mask.lane_cmp "ne", -1 * lane + %u + 0 : i32
+  mask.yield %p : i1
+}
+
+// CHECK-LABEL: mask.func @ne_minus window {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32, %[[S:.*]]: tensor<2xi32>):
+// CHECK-NEXT:    %[[U:.*]] = mask.load %[[S]][%[[B]]] : tensor<2xi32>[i32] -> i32
+// CHECK-NEXT:    %[[V0:.*]] = arith.constant -1 : i32
+// CHECK-NEXT:    %[[V1:.*]] = arith.maxsi %[[U]], %[[V0]] : i32
+// CHECK-NEXT:    %[[V2:.*]] = arith.constant 31 : i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.minsi %[[V1]], %[[V2]] : i32
+// CHECK-NEXT:    %[[V4:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:    %[[V5:.*]] = arith.addi %[[V3]], %[[V4]] : i32
+// CHECK-NEXT:    %[[V6:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V7:.*]] = interval.range %[[V6]], %[[U]] : i32
+// CHECK-NEXT:    %[[V8:.*]] = arith.constant 32 : i32
+// CHECK-NEXT:    %[[V9:.*]] = interval.range %[[V5]], %[[V8]] : i32
+// CHECK-NEXT:    %[[V10:.*]] = interval.union %[[V7]], %[[V9]]
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V10]] : i32
+// CHECK-NEXT:    mask.yield %[[KEEP]] : i32
+// CHECK-NEXT:  }
+
+// Causal with an offset-free and a sliding-window bound: an intersection is
+// one run [max(los), min(his)). The offset -256 is folded into the clamp.
+mask.func @and window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %d = arith.subi %q, %kv : i32
+  %ge = mask.lane_cmp "sge", -1 * lane + %d + 0 : i32
+  %near = mask.lane_cmp "sle", -1 * lane + %d + -256 : i32
+  %r = arith.andi %ge, %near : i1
+  mask.yield %r : i1
+}
+
+// CHECK-LABEL: mask.func @and window {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:    %[[D:.*]] = arith.subi %[[Q]], %[[KV]] : i32
+// CHECK-NEXT:    %[[V0:.*]] = arith.constant -1 : i32
+// CHECK-NEXT:    %[[V1:.*]] = arith.maxsi %[[D]], %[[V0]] : i32
+// CHECK-NEXT:    %[[V2:.*]] = arith.constant 31 : i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.minsi %[[V1]], %[[V2]] : i32
+// CHECK-NEXT:    %[[V4:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:    %[[V5:.*]] = arith.addi %[[V3]], %[[V4]] : i32
+// CHECK-NEXT:    %[[V6:.*]] = arith.constant 256 : i32
+// CHECK-NEXT:    %[[V7:.*]] = arith.maxsi %[[D]], %[[V6]] : i32
+// CHECK-NEXT:    %[[V8:.*]] = arith.constant 288 : i32
+// CHECK-NEXT:    %[[V9:.*]] = arith.minsi %[[V7]], %[[V8]] : i32
+// CHECK-NEXT:    %[[V10:.*]] = arith.constant -256 : i32
+// CHECK-NEXT:    %[[V11:.*]] = arith.addi %[[V9]], %[[V10]] : i32
+// CHECK-NEXT:    %[[V12:.*]] = interval.range %[[V11]], %[[V5]] : i32
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V12]] : i32
+// CHECK-NEXT:    mask.yield %[[KEEP]] : i32
+// CHECK-NEXT:  }
+
+// LIMIT-LABEL: mask.func @and window {
+// LIMIT:         %[[SET:.*]] = interval.range %{{.*}}, %{{.*}} : i32
+// LIMIT-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[SET]] : i32
+// LIMIT-NEXT:    mask.yield %[[KEEP]] : i32
+
+// Two bounds on the same side: min of the two ends.
+mask.func @and_two_his window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %d = arith.subi %q, %kv : i32
+  %ge = mask.lane_cmp "sge", -1 * lane + %d + 0 : i32
+  %p = mask.lane_cmp "slt", 1 * lane + %kv + -128 : i32
+  %r = arith.andi %ge, %p : i1
+  mask.yield %r : i1
+}
+
+// CHECK-LABEL: mask.func @and_two_his window {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:    %[[D:.*]] = arith.subi %[[Q]], %[[KV]] : i32
+// CHECK-NEXT:    %[[V0:.*]] = arith.constant -1 : i32
+// CHECK-NEXT:    %[[V1:.*]] = arith.maxsi %[[D]], %[[V0]] : i32
+// CHECK-NEXT:    %[[V2:.*]] = arith.constant 31 : i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.minsi %[[V1]], %[[V2]] : i32
+// CHECK-NEXT:    %[[V4:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:    %[[V5:.*]] = arith.addi %[[V3]], %[[V4]] : i32
+// CHECK-NEXT:    %[[V6:.*]] = arith.constant 128 : i32
+// CHECK-NEXT:    %[[V7:.*]] = arith.subi %[[V6]], %[[KV]] : i32
+// CHECK-NEXT:    %[[V8:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V9:.*]] = arith.minsi %[[V5]], %[[V7]] : i32
+// CHECK-NEXT:    %[[V10:.*]] = interval.range %[[V8]], %[[V9]] : i32
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V10]] : i32
+// CHECK-NEXT:    mask.yield %[[KEEP]] : i32
+// CHECK-NEXT:  }
+
+// Prefix LM: a union of two runs.
+mask.func @or window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %d = arith.subi %q, %kv : i32
+  %p = mask.lane_cmp "slt", 1 * lane + %kv + -128 : i32
+  %ge = mask.lane_cmp "sge", -1 * lane + %d + 0 : i32
+  %r = arith.ori %p, %ge : i1
+  mask.yield %r : i1
+}
+
+// CHECK-LABEL: mask.func @or window {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:    %[[D:.*]] = arith.subi %[[Q]], %[[KV]] : i32
+// CHECK-NEXT:    %[[V0:.*]] = arith.constant 128 : i32
+// CHECK-NEXT:    %[[V1:.*]] = arith.subi %[[V0]], %[[KV]] : i32
+// CHECK-NEXT:    %[[V2:.*]] = arith.constant -1 : i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.maxsi %[[D]], %[[V2]] : i32
+// CHECK-NEXT:    %[[V4:.*]] = arith.constant 31 : i32
+// CHECK-NEXT:    %[[V5:.*]] = arith.minsi %[[V3]], %[[V4]] : i32
+// CHECK-NEXT:    %[[V6:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:    %[[V7:.*]] = arith.addi %[[V5]], %[[V6]] : i32
+// CHECK-NEXT:    %[[V8:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V9:.*]] = interval.range %[[V8]], %[[V1]] : i32
+// CHECK-NEXT:    %[[V10:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V11:.*]] = interval.range %[[V10]], %[[V7]] : i32
+// CHECK-NEXT:    %[[V12:.*]] = interval.union %[[V9]], %[[V11]]
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V12]] : i32
+// CHECK-NEXT:    mask.yield %[[KEEP]] : i32
+// CHECK-NEXT:  }
+
+// LIMIT-LABEL: mask.func @or window unpacked "2 ranges exceed max-intervals=1 at `%r = arith.ori`" {
+// LIMIT-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// LIMIT-NEXT:    %[[D:.*]] = arith.subi %[[Q]], %[[KV]] : i32
+// LIMIT-NEXT:    %[[P:.*]] = mask.lane_cmp "slt", 1 * lane + %[[KV]] + -128 : i32
+// LIMIT-NEXT:    %[[GE:.*]] = mask.lane_cmp "sge", -1 * lane + %[[D]] + 0 : i32
+// LIMIT-NEXT:    %[[R:.*]] = arith.ori %[[P]], %[[GE]] : i1
+// LIMIT-NEXT:    mask.yield %[[R]] : i1
+// LIMIT-NEXT:  }
+
+// Negation complements: not causal is [q - kv + 1, 32).
+mask.func @not window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %d = arith.subi %q, %kv : i32
+  %ge = mask.lane_cmp "sge", -1 * lane + %d + 0 : i32
+  %t = arith.constant true
+  %r = arith.xori %ge, %t : i1
+  mask.yield %r : i1
+}
+
+// CHECK-LABEL: mask.func @not window {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:    %[[D:.*]] = arith.subi %[[Q]], %[[KV]] : i32
+// CHECK-NEXT:    %[[V0:.*]] = arith.constant -1 : i32
+// CHECK-NEXT:    %[[V1:.*]] = arith.maxsi %[[D]], %[[V0]] : i32
+// CHECK-NEXT:    %[[V2:.*]] = arith.constant 31 : i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.minsi %[[V1]], %[[V2]] : i32
+// CHECK-NEXT:    %[[V4:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:    %[[V5:.*]] = arith.addi %[[V3]], %[[V4]] : i32
+// CHECK-NEXT:    %[[V6:.*]] = arith.constant 32 : i32
+// CHECK-NEXT:    %[[V7:.*]] = interval.range %[[V5]], %[[V6]] : i32
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V7]] : i32
+// CHECK-NEXT:    mask.yield %[[KEEP]] : i32
+// CHECK-NEXT:  }
+
+// LIMIT-LABEL: mask.func @not window {
+
+// De Morgan: not (A and B) is (not A) or (not B).
+mask.func @not_and window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %d = arith.subi %q, %kv : i32
+  %ge = mask.lane_cmp "sge", -1 * lane + %d + 0 : i32
+  %near = mask.lane_cmp "sle", -1 * lane + %d + -256 : i32
+  %a = arith.andi %ge, %near : i1
+  %t = arith.constant true
+  %r = arith.xori %t, %a : i1
+  mask.yield %r : i1
+}
+
+// CHECK-LABEL: mask.func @not_and window {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:    %[[D:.*]] = arith.subi %[[Q]], %[[KV]] : i32
+// CHECK-NEXT:    %[[V0:.*]] = arith.constant -1 : i32
+// CHECK-NEXT:    %[[V1:.*]] = arith.maxsi %[[D]], %[[V0]] : i32
+// CHECK-NEXT:    %[[V2:.*]] = arith.constant 31 : i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.minsi %[[V1]], %[[V2]] : i32
+// CHECK-NEXT:    %[[V4:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:    %[[V5:.*]] = arith.addi %[[V3]], %[[V4]] : i32
+// CHECK-NEXT:    %[[V6:.*]] = arith.constant 256 : i32
+// CHECK-NEXT:    %[[V7:.*]] = arith.maxsi %[[D]], %[[V6]] : i32
+// CHECK-NEXT:    %[[V8:.*]] = arith.constant 288 : i32
+// CHECK-NEXT:    %[[V9:.*]] = arith.minsi %[[V7]], %[[V8]] : i32
+// CHECK-NEXT:    %[[V10:.*]] = arith.constant -256 : i32
+// CHECK-NEXT:    %[[V11:.*]] = arith.addi %[[V9]], %[[V10]] : i32
+// CHECK-NEXT:    %[[V12:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V13:.*]] = interval.range %[[V12]], %[[V11]] : i32
+// CHECK-NEXT:    %[[V14:.*]] = arith.constant 32 : i32
+// CHECK-NEXT:    %[[V15:.*]] = interval.range %[[V5]], %[[V14]] : i32
+// CHECK-NEXT:    %[[V16:.*]] = interval.union %[[V13]], %[[V15]]
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V16]] : i32
+// CHECK-NEXT:    mask.yield %[[KEEP]] : i32
+// CHECK-NEXT:  }
+
+// LIMIT-LABEL: mask.func @not_and window unpacked "2 ranges exceed max-intervals=1 at `%r = arith.xori`" {
+
+// A xor B of two lane-dependent values: (A and not B) or (not A and B).
+mask.func @xor window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %d = arith.subi %q, %kv : i32
+  %ge = mask.lane_cmp "sge", -1 * lane + %d + 0 : i32
+  %p = mask.lane_cmp "slt", 1 * lane + %kv + -128 : i32
+  %r = arith.xori %ge, %p : i1
+  mask.yield %r : i1
+}
+
+// CHECK-LABEL: mask.func @xor window {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:    %[[D:.*]] = arith.subi %[[Q]], %[[KV]] : i32
+// CHECK-NEXT:    %[[V0:.*]] = arith.constant -1 : i32
+// CHECK-NEXT:    %[[V1:.*]] = arith.maxsi %[[D]], %[[V0]] : i32
+// CHECK-NEXT:    %[[V2:.*]] = arith.constant 31 : i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.minsi %[[V1]], %[[V2]] : i32
+// CHECK-NEXT:    %[[V4:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:    %[[V5:.*]] = arith.addi %[[V3]], %[[V4]] : i32
+// CHECK-NEXT:    %[[V6:.*]] = arith.constant 128 : i32
+// CHECK-NEXT:    %[[V7:.*]] = arith.subi %[[V6]], %[[KV]] : i32
+// CHECK-NEXT:    %[[V8:.*]] = interval.range %[[V7]], %[[V5]] : i32
+// CHECK-NEXT:    %[[V9:.*]] = interval.range %[[V5]], %[[V7]] : i32
+// CHECK-NEXT:    %[[V10:.*]] = interval.union %[[V8]], %[[V9]]
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V10]] : i32
+// CHECK-NEXT:    mask.yield %[[KEEP]] : i32
+// CHECK-NEXT:  }
+
+// LIMIT-LABEL: mask.func @xor window unpacked "2 ranges exceed max-intervals=1 at `%r = arith.xori`" {
+
+// select on a lane-uniform condition: each run is guarded by the condition.
+mask.func @select window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %d = arith.subi %q, %kv : i32
+  %c = arith.cmpi eq, %b, %h : i32
+  %ge = mask.lane_cmp "sge", -1 * lane + %d + 0 : i32
+  %p = mask.lane_cmp "slt", 1 * lane + %kv + -128 : i32
+  %r = arith.select %c, %ge, %p : i1
+  mask.yield %r : i1
+}
+
+// CHECK-LABEL: mask.func @select window {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:    %[[D:.*]] = arith.subi %[[Q]], %[[KV]] : i32
+// CHECK-NEXT:    %[[C:.*]] = arith.cmpi eq, %[[B]], %[[H]] : i32
+// CHECK-NEXT:    %[[V0:.*]] = arith.constant -1 : i32
+// CHECK-NEXT:    %[[V1:.*]] = arith.maxsi %[[D]], %[[V0]] : i32
+// CHECK-NEXT:    %[[V2:.*]] = arith.constant 31 : i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.minsi %[[V1]], %[[V2]] : i32
+// CHECK-NEXT:    %[[V4:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:    %[[V5:.*]] = arith.addi %[[V3]], %[[V4]] : i32
+// CHECK-NEXT:    %[[V6:.*]] = arith.constant 128 : i32
+// CHECK-NEXT:    %[[V7:.*]] = arith.subi %[[V6]], %[[KV]] : i32
+// CHECK-NEXT:    %[[V8:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V9:.*]] = interval.range %[[V8]], %[[V5]] : i32
+// CHECK-NEXT:    %[[V10:.*]] = interval.empty
+// CHECK-NEXT:    %[[V11:.*]] = interval.select %[[C]], %[[V9]], %[[V10]]
+// CHECK-NEXT:    %[[V12:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V13:.*]] = interval.range %[[V12]], %[[V7]] : i32
+// CHECK-NEXT:    %[[V14:.*]] = interval.empty
+// CHECK-NEXT:    %[[V15:.*]] = arith.constant true
+// CHECK-NEXT:    %[[V16:.*]] = arith.xori %[[C]], %[[V15]] : i1
+// CHECK-NEXT:    %[[V17:.*]] = interval.select %[[V16]], %[[V13]], %[[V14]]
+// CHECK-NEXT:    %[[V18:.*]] = interval.union %[[V11]], %[[V17]]
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V18]] : i32
+// CHECK-NEXT:    mask.yield %[[KEEP]] : i32
+// CHECK-NEXT:  }
+
+// LIMIT-LABEL: mask.func @select window unpacked "2 ranges exceed max-intervals=1 at `%r = arith.select`" {
+
+// A lane-uniform condition keeps all lanes of a run or none: interval.select.
+mask.func @uniform_and window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %c = arith.cmpi eq, %b, %h : i32
+  %d = arith.subi %q, %kv : i32
+  %ge = mask.lane_cmp "sge", -1 * lane + %d + 0 : i32
+  %r = arith.andi %c, %ge : i1
+  mask.yield %r : i1
+}
+
+// CHECK-LABEL: mask.func @uniform_and window {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:    %[[C:.*]] = arith.cmpi eq, %[[B]], %[[H]] : i32
+// CHECK-NEXT:    %[[D:.*]] = arith.subi %[[Q]], %[[KV]] : i32
+// CHECK-NEXT:    %[[V0:.*]] = arith.constant -1 : i32
+// CHECK-NEXT:    %[[V1:.*]] = arith.maxsi %[[D]], %[[V0]] : i32
+// CHECK-NEXT:    %[[V2:.*]] = arith.constant 31 : i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.minsi %[[V1]], %[[V2]] : i32
+// CHECK-NEXT:    %[[V4:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:    %[[V5:.*]] = arith.addi %[[V3]], %[[V4]] : i32
+// CHECK-NEXT:    %[[V6:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V7:.*]] = interval.range %[[V6]], %[[V5]] : i32
+// CHECK-NEXT:    %[[V8:.*]] = interval.empty
+// CHECK-NEXT:    %[[V9:.*]] = interval.select %[[C]], %[[V7]], %[[V8]]
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V9]] : i32
+// CHECK-NEXT:    mask.yield %[[KEEP]] : i32
+// CHECK-NEXT:  }
+
+// LIMIT-LABEL: mask.func @uniform_and window {
+// LIMIT:         interval.select
+// LIMIT:         mask.yield %{{.*}} : i32
+
+// A keep value that is lane-uniform: full or empty.
+mask.func @uniform_only window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %c = arith.cmpi eq, %b, %h : i32
+  mask.yield %c : i1
+}
+
+// CHECK-LABEL: mask.func @uniform_only window {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:    %[[C:.*]] = arith.cmpi eq, %[[B]], %[[H]] : i32
+// CHECK-NEXT:    %[[V0:.*]] = interval.full
+// CHECK-NEXT:    %[[V1:.*]] = interval.empty
+// CHECK-NEXT:    %[[V2:.*]] = interval.select %[[C]], %[[V0]], %[[V1]]
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V2]] : i32
+// CHECK-NEXT:    mask.yield %[[KEEP]] : i32
+// CHECK-NEXT:  }
+
+// not (c and causal) = (not causal) or (not c): the condition is negated.
+mask.func @uniform_negated window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %c = arith.cmpi eq, %b, %h : i32
+  %d = arith.subi %q, %kv : i32
+  %ge = mask.lane_cmp "sge", -1 * lane + %d + 0 : i32
+  %r = arith.andi %c, %ge : i1
+  %t = arith.constant true
+  %n = arith.xori %r, %t : i1
+  mask.yield %n : i1
+}
+
+// CHECK-LABEL: mask.func @uniform_negated window {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:    %[[C:.*]] = arith.cmpi eq, %[[B]], %[[H]] : i32
+// CHECK-NEXT:    %[[D:.*]] = arith.subi %[[Q]], %[[KV]] : i32
+// CHECK-NEXT:    %[[V0:.*]] = arith.constant -1 : i32
+// CHECK-NEXT:    %[[V1:.*]] = arith.maxsi %[[D]], %[[V0]] : i32
+// CHECK-NEXT:    %[[V2:.*]] = arith.constant 31 : i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.minsi %[[V1]], %[[V2]] : i32
+// CHECK-NEXT:    %[[V4:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:    %[[V5:.*]] = arith.addi %[[V3]], %[[V4]] : i32
+// CHECK-NEXT:    %[[V6:.*]] = arith.constant 32 : i32
+// CHECK-NEXT:    %[[V7:.*]] = interval.range %[[V5]], %[[V6]] : i32
+// CHECK-NEXT:    %[[V8:.*]] = interval.full
+// CHECK-NEXT:    %[[V9:.*]] = interval.empty
+// CHECK-NEXT:    %[[V10:.*]] = arith.constant true
+// CHECK-NEXT:    %[[V11:.*]] = arith.xori %[[C]], %[[V10]] : i1
+// CHECK-NEXT:    %[[V12:.*]] = interval.select %[[V11]], %[[V8]], %[[V9]]
+// CHECK-NEXT:    %[[V13:.*]] = interval.union %[[V7]], %[[V12]]
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V13]] : i32
+// CHECK-NEXT:    mask.yield %[[KEEP]] : i32
+// CHECK-NEXT:  }
+
+// LIMIT-LABEL: mask.func @uniform_negated window unpacked "2 ranges exceed max-intervals=1 at `%n = arith.xori`" {
+
+mask.func @constant_true window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %t = arith.constant true
+  mask.yield %t : i1
+}
+
+// CHECK-LABEL: mask.func @constant_true window {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:    %[[V0:.*]] = interval.full
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V0]] : i32
+// CHECK-NEXT:    mask.yield %[[KEEP]] : i32
+// CHECK-NEXT:  }
+
+mask.func @constant_false window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %f = arith.constant false
+  mask.yield %f : i1
+}
+
+// CHECK-LABEL: mask.func @constant_false window {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:    %[[V0:.*]] = interval.empty
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V0]] : i32
+// CHECK-NEXT:    mask.yield %[[KEEP]] : i32
+// CHECK-NEXT:  }
+
+// L + kv < 0 never holds (kv >= 0): the bound is the constant 0.
+mask.func @bound_below_window window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %p = mask.lane_cmp "slt", 1 * lane + %kv + 0 : i32
+  mask.yield %p : i1
+}
+
+// CHECK-LABEL: mask.func @bound_below_window window {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:    %[[V0:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V1:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V2:.*]] = interval.range %[[V1]], %[[V0]] : i32
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V2]] : i32
+// CHECK-NEXT:    mask.yield %[[KEEP]] : i32
+// CHECK-NEXT:  }
+
+// An offset outside i32: L + q - 9e9 < 0 always holds.
+mask.func @wide_offset window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %p = mask.lane_cmp "slt", 1 * lane + %q + -9000000000 : i32
+  mask.yield %p : i1
+}
+
+// CHECK-LABEL: mask.func @wide_offset window {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:    %[[V0:.*]] = arith.constant 32 : i32
+// CHECK-NEXT:    %[[V1:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V2:.*]] = interval.range %[[V1]], %[[V0]] : i32
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V2]] : i32
+// CHECK-NEXT:    mask.yield %[[KEEP]] : i32
+// CHECK-NEXT:  }
+
+// An i64 uniform part: clamped in i64, then truncated to i32.
+mask.func @i64_bound window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %starts : tensor<4xi32>):
+  %start = mask.load %starts[%b] : tensor<4xi32>[i32] -> i32
+  %k64 = arith.extsi %kv : i32 to i64
+  %s64 = arith.extsi %start : i32 to i64
+  %u = arith.subi %k64, %s64 : i64
+  %p = mask.lane_cmp "sge", 1 * lane + %u + 0 : i64
+  mask.yield %p : i1
+}
+
+// CHECK-LABEL: mask.func @i64_bound window {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32, %[[STARTS:.*]]: tensor<4xi32>):
+// CHECK-NEXT:    %[[START:.*]] = mask.load %[[STARTS]][%[[B]]] : tensor<4xi32>[i32] -> i32
+// CHECK-NEXT:    %[[K64:.*]] = arith.extsi %[[KV]] : i32 to i64
+// CHECK-NEXT:    %[[S64:.*]] = arith.extsi %[[START]] : i32 to i64
+// CHECK-NEXT:    %[[U:.*]] = arith.subi %[[K64]], %[[S64]] : i64
+// CHECK-NEXT:    %[[V0:.*]] = arith.constant -32 : i64
+// CHECK-NEXT:    %[[V1:.*]] = arith.maxsi %[[U]], %[[V0]] : i64
+// CHECK-NEXT:    %[[V2:.*]] = arith.constant 0 : i64
+// CHECK-NEXT:    %[[V3:.*]] = arith.minsi %[[V1]], %[[V2]] : i64
+// CHECK-NEXT:    %[[V4:.*]] = arith.trunci %[[V3]] : i64 to i32
+// CHECK-NEXT:    %[[V5:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V6:.*]] = arith.subi %[[V5]], %[[V4]] : i32
+// CHECK-NEXT:    %[[V7:.*]] = arith.constant 32 : i32
+// CHECK-NEXT:    %[[V8:.*]] = interval.range %[[V6]], %[[V7]] : i32
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V8]] : i32
+// CHECK-NEXT:    mask.yield %[[KEEP]] : i32
+// CHECK-NEXT:  }
+
+// Overflow legalization: q + s may wrap in i32 (as in torch); it is computed
+// in i64 and truncated, which wraps the same way without overflowing.
+mask.func @wrapping_add window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %s : i32):
+  %w = arith.addi %q, %s : i32
+  %p = mask.lane_cmp "sle", 1 * lane + %w + 0 : i32
+  mask.yield %p : i1
+}
+
+// CHECK-LABEL: mask.func @wrapping_add window {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32, %[[S:.*]]: i32):
+// CHECK-NEXT:    %[[V0:.*]] = arith.extsi %[[Q]] : i32 to i64
+// CHECK-NEXT:    %[[V1:.*]] = arith.extsi %[[S]] : i32 to i64
+// CHECK-NEXT:    %[[V2:.*]] = arith.addi %[[V0]], %[[V1]] : i64
+// CHECK-NEXT:    %[[W:.*]] = arith.trunci %[[V2]] : i64 to i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.constant -31 : i32
+// CHECK-NEXT:    %[[V4:.*]] = arith.maxsi %[[W]], %[[V3]] : i32
+// CHECK-NEXT:    %[[V5:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:    %[[V6:.*]] = arith.minsi %[[V4]], %[[V5]] : i32
+// CHECK-NEXT:    %[[V7:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:    %[[V8:.*]] = arith.subi %[[V7]], %[[V6]] : i32
+// CHECK-NEXT:    %[[V9:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V10:.*]] = interval.range %[[V9]], %[[V8]] : i32
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V10]] : i32
+// CHECK-NEXT:    mask.yield %[[KEEP]] : i32
+// CHECK-NEXT:  }
+
+// Rejected: a lane coefficient other than +-1.
+mask.func @coeff_two window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %p = mask.lane_cmp "slt", 2 * lane + %q + 0 : i32
+  mask.yield %p : i1
+}
+
+// CHECK-LABEL: mask.func @coeff_two window unpacked "`%p = mask.lane_cmp` has lane coefficient 2: only comparisons of kv_idx + L with coefficient +-1 fold to ranges" {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:    %[[P:.*]] = mask.lane_cmp "slt", 2 * lane + %[[Q]] + 0 : i32
+// CHECK-NEXT:    mask.yield %[[P]] : i1
+// CHECK-NEXT:  }
+
+// Rejected: a comparison lane-affine could not rewrite.
+mask.func @unsigned window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %lane = mask.lane : i32
+  %kvl = arith.addi %kv, %lane : i32
+  %ge = arith.cmpi uge, %q, %kvl : i32
+  mask.yield %ge : i1
+}
+
+// CHECK-LABEL: mask.func @unsigned window unpacked "`%ge = arith.cmpi` compares lane-dependent values in a way lane-affine could not rewrite (unsigned predicate or a bound that may overflow i64)" {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:    %[[LANE:.*]] = mask.lane : i32
+// CHECK-NEXT:    %[[KVL:.*]] = arith.addi %[[KV]], %[[LANE]] : i32
+// CHECK-NEXT:    %[[GE:.*]] = arith.cmpi uge, %[[Q]], %[[KVL]] : i32
+// CHECK-NEXT:    mask.yield %[[GE]] : i1
+// CHECK-NEXT:  }
+
+// Rejected: a division whose divisor may be zero.
+mask.func @divisor_may_be_zero window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %x = arith.floordivsi %q, %b : i32
+  %p = mask.lane_cmp "slt", 1 * lane + %x + 0 : i32
+  mask.yield %p : i1
+}
+
+// CHECK-LABEL: mask.func @divisor_may_be_zero window unpacked "`%x = arith.floordivsi` divides by a value that may be zero" {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:    %[[X:.*]] = arith.floordivsi %[[Q]], %[[B]] : i32
+// CHECK-NEXT:    %[[P:.*]] = mask.lane_cmp "slt", 1 * lane + %[[X]] + 0 : i32
+// CHECK-NEXT:    mask.yield %[[P]] : i1
+// CHECK-NEXT:  }
+
+// Rejected: not windowed.
+mask.func @not_windowed {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %p = arith.cmpi sge, %q, %kv : i32
+  mask.yield %p : i1
+}
+
+// CHECK-LABEL: mask.func @not_windowed unpacked "the function is not windowed: run lane-affine first" {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:    %[[P:.*]] = arith.cmpi sge, %[[Q]], %[[KV]] : i32
+// CHECK-NEXT:    mask.yield %[[P]] : i1
+// CHECK-NEXT:  }
+
+// Skipped: already unpacked (the reason is kept), or already packed.
+mask.func @already_unpacked window unpacked "earlier reason" {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %d = arith.subi %q, %kv : i32
+  %ge = mask.lane_cmp "sge", -1 * lane + %d + 0 : i32
+  mask.yield %ge : i1
+}
+
+// CHECK-LABEL: mask.func @already_unpacked window unpacked "earlier reason" {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:    %[[D:.*]] = arith.subi %[[Q]], %[[KV]] : i32
+// CHECK-NEXT:    %[[GE:.*]] = mask.lane_cmp "sge", -1 * lane + %[[D]] + 0 : i32
+// CHECK-NEXT:    mask.yield %[[GE]] : i1
+// CHECK-NEXT:  }
+
+mask.func @already_packed window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %w = arith.constant 7 : i32
+  mask.yield %w : i32
+}
+
+// CHECK-LABEL: mask.func @already_packed window {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:    %[[W:.*]] = arith.constant 7 : i32
+// CHECK-NEXT:    mask.yield %[[W]] : i32
+// CHECK-NEXT:  }
+

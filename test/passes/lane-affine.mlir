@@ -1,0 +1,406 @@
+// RUN: mask-opt %s -p lane-affine | filecheck %s
+
+// lane-affine: kv_idx becomes the base of a 32-lane window (per-lane index
+// kv_idx + L) and lane-affine comparisons become `mask.lane_cmp` with the
+// lane-uniform part materialized by ops that cannot overflow.
+
+// Windowing: kv_idx is replaced by kv_idx + lane; the function gets `window`.
+// A per-lane gather cannot be rewritten and stays.
+mask.func @gather {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %doc : tensor<1024xi32>):
+  %dq = mask.load %doc[%q] : tensor<1024xi32>[i32] -> i32
+  %dk = mask.load %doc[%kv] : tensor<1024xi32>[i32] -> i32
+  %eq = arith.cmpi eq, %dq, %dk : i32
+  mask.yield %eq : i1
+}
+
+// CHECK-LABEL: mask.func @gather window {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32, %[[DOC:.*]]: tensor<1024xi32>):
+// CHECK-NEXT:    %[[LANE:.*]] = mask.lane : i32
+// CHECK-NEXT:    %[[KVL:.*]] = arith.addi %[[KV]], %[[LANE]] : i32
+// CHECK-NEXT:    %[[DQ:.*]] = mask.load %[[DOC]][%[[Q]]] : tensor<1024xi32>[i32] -> i32
+// CHECK-NEXT:    %[[DK:.*]] = mask.load %[[DOC]][%[[KVL]]] : tensor<1024xi32>[i32] -> i32
+// CHECK-NEXT:    %[[EQ:.*]] = arith.cmpi eq, %[[DQ]], %[[DK]] : i32
+// CHECK-NEXT:    mask.yield %[[EQ]] : i1
+// CHECK-NEXT:  }
+
+// Causal: q >= kv + L  <=>  -L + (q - kv) >= 0. The lane op becomes dead.
+mask.func @causal {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %ge = arith.cmpi sge, %q, %kv : i32
+  mask.yield %ge : i1
+}
+
+// CHECK-LABEL: mask.func @causal window {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:    %[[D:.*]] = arith.subi %[[Q]], %[[KV]] : i32
+// CHECK-NEXT:    %[[GE:.*]] = mask.lane_cmp "sge", -1 * lane + %[[D]] + 0 : i32
+// CHECK-NEXT:    mask.yield %[[GE]] : i1
+// CHECK-NEXT:  }
+
+// Sliding window: the constant goes into the lane_cmp offset.
+mask.func @sliding_window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %ge = arith.cmpi sge, %q, %kv : i32
+  %d = arith.subi %q, %kv : i32
+  %c256 = arith.constant 256 : i32
+  %near = arith.cmpi sle, %d, %c256 : i32
+  %r = arith.andi %ge, %near : i1
+  mask.yield %r : i1
+}
+
+// CHECK-LABEL: mask.func @sliding_window window {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:    %[[D0:.*]] = arith.subi %[[Q]], %[[KV]] : i32
+// CHECK-NEXT:    %[[GE:.*]] = mask.lane_cmp "sge", -1 * lane + %[[D0]] + 0 : i32
+// CHECK-NEXT:    %[[D1:.*]] = arith.subi %[[Q]], %[[KV]] : i32
+// CHECK-NEXT:    %[[NEAR:.*]] = mask.lane_cmp "sle", -1 * lane + %[[D1]] + -256 : i32
+// CHECK-NEXT:    %[[R:.*]] = arith.andi %[[GE]], %[[NEAR]] : i1
+// CHECK-NEXT:    mask.yield %[[R]] : i1
+// CHECK-NEXT:  }
+
+// Prefix LM: kv + L < 128  <=>  L + kv - 128 < 0.
+mask.func @prefix_lm {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %c128 = arith.constant 128 : i32
+  %p = arith.cmpi slt, %kv, %c128 : i32
+  %ge = arith.cmpi sge, %q, %kv : i32
+  %r = arith.ori %p, %ge : i1
+  mask.yield %r : i1
+}
+
+// CHECK-LABEL: mask.func @prefix_lm window {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:    %[[P:.*]] = mask.lane_cmp "slt", 1 * lane + %[[KV]] + -128 : i32
+// CHECK-NEXT:    %[[D:.*]] = arith.subi %[[Q]], %[[KV]] : i32
+// CHECK-NEXT:    %[[GE:.*]] = mask.lane_cmp "sge", -1 * lane + %[[D]] + 0 : i32
+// CHECK-NEXT:    %[[R:.*]] = arith.ori %[[P]], %[[GE]] : i1
+// CHECK-NEXT:    mask.yield %[[R]] : i1
+// CHECK-NEXT:  }
+
+// The lane on the right-hand side: 128 > kv + L  <=>  -L + (0 - kv) + 128 > 0.
+mask.func @constant_lhs {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %c128 = arith.constant 128 : i32
+  %p = arith.cmpi sgt, %c128, %kv : i32
+  mask.yield %p : i1
+}
+
+// CHECK-LABEL: mask.func @constant_lhs window {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:    %[[ZERO:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[NEG:.*]] = arith.subi %[[ZERO]], %[[KV]] : i32
+// CHECK-NEXT:    %[[P:.*]] = mask.lane_cmp "sgt", -1 * lane + %[[NEG]] + 128 : i32
+// CHECK-NEXT:    mask.yield %[[P]] : i1
+// CHECK-NEXT:  }
+
+// Block comparison: q // 64 == (kv + L) // 64 is the block range
+// 0 <= kv + L - 64 * (q // 64) <= 63: two lane_cmps.
+mask.func @same_block {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %c64 = arith.constant 64 : i32
+  %qb = arith.floordivsi %q, %c64 : i32
+  %kb = arith.floordivsi %kv, %c64 : i32
+  %eq = arith.cmpi eq, %qb, %kb : i32
+  mask.yield %eq : i1
+}
+
+// CHECK-LABEL: mask.func @same_block window {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:    %[[C64:.*]] = arith.constant 64 : i32
+// CHECK-NEXT:    %[[QB:.*]] = arith.floordivsi %[[Q]], %[[C64]] : i32
+// CHECK-NEXT:    %[[K0:.*]] = arith.constant 64 : i32
+// CHECK-NEXT:    %[[S0:.*]] = arith.muli %[[QB]], %[[K0]] : i32
+// CHECK-NEXT:    %[[U0:.*]] = arith.subi %[[KV]], %[[S0]] : i32
+// CHECK-NEXT:    %[[LO:.*]] = mask.lane_cmp "sge", 1 * lane + %[[U0]] + 0 : i32
+// CHECK-NEXT:    %[[K1:.*]] = arith.constant 64 : i32
+// CHECK-NEXT:    %[[S1:.*]] = arith.muli %[[QB]], %[[K1]] : i32
+// CHECK-NEXT:    %[[U1:.*]] = arith.subi %[[KV]], %[[S1]] : i32
+// CHECK-NEXT:    %[[HI:.*]] = mask.lane_cmp "sle", 1 * lane + %[[U1]] + -63 : i32
+// CHECK-NEXT:    %[[EQ:.*]] = arith.andi %[[LO]], %[[HI]] : i1
+// CHECK-NEXT:    mask.yield %[[EQ]] : i1
+// CHECK-NEXT:  }
+
+// `ne` is the complement: below the block or above it.
+mask.func @other_block {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %c64 = arith.constant 64 : i32
+  %qb = arith.floordivsi %q, %c64 : i32
+  %kb = arith.floordivsi %kv, %c64 : i32
+  %ne = arith.cmpi ne, %kb, %qb : i32
+  mask.yield %ne : i1
+}
+
+// CHECK-LABEL: mask.func @other_block window {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:    %[[C64:.*]] = arith.constant 64 : i32
+// CHECK-NEXT:    %[[QB:.*]] = arith.floordivsi %[[Q]], %[[C64]] : i32
+// CHECK-NEXT:    %[[K0:.*]] = arith.constant 64 : i32
+// CHECK-NEXT:    %[[S0:.*]] = arith.muli %[[QB]], %[[K0]] : i32
+// CHECK-NEXT:    %[[U0:.*]] = arith.subi %[[KV]], %[[S0]] : i32
+// CHECK-NEXT:    %[[BELOW:.*]] = mask.lane_cmp "slt", 1 * lane + %[[U0]] + 0 : i32
+// CHECK-NEXT:    %[[K1:.*]] = arith.constant 64 : i32
+// CHECK-NEXT:    %[[S1:.*]] = arith.muli %[[QB]], %[[K1]] : i32
+// CHECK-NEXT:    %[[U1:.*]] = arith.subi %[[KV]], %[[S1]] : i32
+// CHECK-NEXT:    %[[ABOVE:.*]] = mask.lane_cmp "sgt", 1 * lane + %[[U1]] + -63 : i32
+// CHECK-NEXT:    %[[NE:.*]] = arith.ori %[[BELOW]], %[[ABOVE]] : i1
+// CHECK-NEXT:    mask.yield %[[NE]] : i1
+// CHECK-NEXT:  }
+
+// q // 128 > (kv + L) // 128  <=>  kv + L < 128 * (q // 128): one bound.
+mask.func @earlier_block {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %c128 = arith.constant 128 : i32
+  %qb = arith.floordivsi %q, %c128 : i32
+  %kb = arith.floordivsi %kv, %c128 : i32
+  %p = arith.cmpi sgt, %qb, %kb : i32
+  mask.yield %p : i1
+}
+
+// CHECK-LABEL: mask.func @earlier_block window {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:    %[[C128:.*]] = arith.constant 128 : i32
+// CHECK-NEXT:    %[[QB:.*]] = arith.floordivsi %[[Q]], %[[C128]] : i32
+// CHECK-NEXT:    %[[K:.*]] = arith.constant 128 : i32
+// CHECK-NEXT:    %[[S:.*]] = arith.muli %[[QB]], %[[K]] : i32
+// CHECK-NEXT:    %[[U:.*]] = arith.subi %[[KV]], %[[S]] : i32
+// CHECK-NEXT:    %[[P:.*]] = mask.lane_cmp "slt", 1 * lane + %[[U]] + 0 : i32
+// CHECK-NEXT:    mask.yield %[[P]] : i1
+// CHECK-NEXT:  }
+
+// (kv + L) // 64 <= b  <=>  kv + L - 64 * b - 63 <= 0; 64 * b may leave
+// i32, so the uniform part is computed in i64.
+mask.func @block_le_uniform {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %c64 = arith.constant 64 : i32
+  %kb = arith.floordivsi %kv, %c64 : i32
+  %le = arith.cmpi sle, %kb, %b : i32
+  mask.yield %le : i1
+}
+
+// CHECK-LABEL: mask.func @block_le_uniform window {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:    %[[KV64:.*]] = arith.extsi %[[KV]] : i32 to i64
+// CHECK-NEXT:    %[[B64:.*]] = arith.extsi %[[B]] : i32 to i64
+// CHECK-NEXT:    %[[C64:.*]] = arith.constant 64 : i64
+// CHECK-NEXT:    %[[M:.*]] = arith.muli %[[B64]], %[[C64]] : i64
+// CHECK-NEXT:    %[[U:.*]] = arith.subi %[[KV64]], %[[M]] : i64
+// CHECK-NEXT:    %[[LE:.*]] = mask.lane_cmp "sle", 1 * lane + %[[U]] + -63 : i64
+// CHECK-NEXT:    mask.yield %[[LE]] : i1
+// CHECK-NEXT:  }
+
+// Constants on both sides are summed into the offset; `q + 5` may wrap in
+// i32 (as in torch), so it is an atom and kv - (q + 5) is computed in i64.
+mask.func @offsets {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %c5 = arith.constant 5 : i32
+  %c3 = arith.constant 3 : i32
+  %q5 = arith.addi %q, %c5 : i32
+  %k3 = arith.subi %kv, %c3 : i32
+  %p = arith.cmpi eq, %k3, %q5 : i32
+  mask.yield %p : i1
+}
+
+// CHECK-LABEL: mask.func @offsets window {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:    %[[C5:.*]] = arith.constant 5 : i32
+// CHECK-NEXT:    %[[Q5:.*]] = arith.addi %[[Q]], %[[C5]] : i32
+// CHECK-NEXT:    %[[KV64:.*]] = arith.extsi %[[KV]] : i32 to i64
+// CHECK-NEXT:    %[[Q564:.*]] = arith.extsi %[[Q5]] : i32 to i64
+// CHECK-NEXT:    %[[U:.*]] = arith.subi %[[KV64]], %[[Q564]] : i64
+// CHECK-NEXT:    %[[P:.*]] = mask.lane_cmp "eq", 1 * lane + %[[U]] + -3 : i64
+// CHECK-NEXT:    mask.yield %[[P]] : i1
+// CHECK-NEXT:  }
+
+// kv + s < q with an i32 aux scalar, written in i64: materialized in i64.
+// (The original extsi ops are not dead-code eliminated: arith.extsi has no
+// Pure trait in xDSL 0.75.)
+mask.func @i64_form {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %s : i32):
+  %k64 = arith.extsi %kv : i32 to i64
+  %s64 = arith.extsi %s : i32 to i64
+  %q64 = arith.extsi %q : i32 to i64
+  %sum = arith.addi %k64, %s64 : i64
+  %lt = arith.cmpi slt, %sum, %q64 : i64
+  mask.yield %lt : i1
+}
+
+// CHECK-LABEL: mask.func @i64_form window {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32, %[[S:.*]]: i32):
+// CHECK-NEXT:    %[[LANE:.*]] = mask.lane : i32
+// CHECK-NEXT:    %[[KVL:.*]] = arith.addi %[[KV]], %[[LANE]] : i32
+// CHECK-NEXT:    %{{.*}} = arith.extsi %[[KVL]] : i32 to i64
+// CHECK-NEXT:    %{{.*}} = arith.extsi %[[S]] : i32 to i64
+// CHECK-NEXT:    %{{.*}} = arith.extsi %[[Q]] : i32 to i64
+// CHECK-NEXT:    %[[KV64:.*]] = arith.extsi %[[KV]] : i32 to i64
+// CHECK-NEXT:    %[[S64:.*]] = arith.extsi %[[S]] : i32 to i64
+// CHECK-NEXT:    %[[SUM:.*]] = arith.addi %[[KV64]], %[[S64]] : i64
+// CHECK-NEXT:    %[[Q64:.*]] = arith.extsi %[[Q]] : i32 to i64
+// CHECK-NEXT:    %[[U:.*]] = arith.subi %[[SUM]], %[[Q64]] : i64
+// CHECK-NEXT:    %[[LT:.*]] = mask.lane_cmp "slt", 1 * lane + %[[U]] + 0 : i64
+// CHECK-NEXT:    mask.yield %[[LT]] : i1
+// CHECK-NEXT:  }
+
+// An int64 aux bound: kv - bound may overflow i64, so the one wide atom is
+// clamped to +-2^40 first (same comparison for every lane).
+mask.func @int64_bound {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %lim : tensor<4xi64>):
+  %l = mask.load %lim[%b] : tensor<4xi64>[i32] -> i64
+  %k64 = arith.extsi %kv : i32 to i64
+  %lt = arith.cmpi slt, %k64, %l : i64
+  mask.yield %lt : i1
+}
+
+// CHECK-LABEL: mask.func @int64_bound window {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32, %[[LIM:.*]]: tensor<4xi64>):
+// CHECK-NEXT:    %[[LANE:.*]] = mask.lane : i32
+// CHECK-NEXT:    %[[KVL:.*]] = arith.addi %[[KV]], %[[LANE]] : i32
+// CHECK-NEXT:    %[[L:.*]] = mask.load %[[LIM]][%[[B]]] : tensor<4xi64>[i32] -> i64
+// CHECK-NEXT:    %{{.*}} = arith.extsi %[[KVL]] : i32 to i64
+// CHECK-NEXT:    %[[HI:.*]] = arith.constant 1099511627776 : i64
+// CHECK-NEXT:    %[[LO:.*]] = arith.constant -1099511627776 : i64
+// CHECK-NEXT:    %[[MIN:.*]] = arith.minsi %[[L]], %[[HI]] : i64
+// CHECK-NEXT:    %[[CL:.*]] = arith.maxsi %[[MIN]], %[[LO]] : i64
+// CHECK-NEXT:    %[[KV64:.*]] = arith.extsi %[[KV]] : i32 to i64
+// CHECK-NEXT:    %[[U:.*]] = arith.subi %[[KV64]], %[[CL]] : i64
+// CHECK-NEXT:    %[[LT:.*]] = mask.lane_cmp "slt", 1 * lane + %[[U]] + 0 : i64
+// CHECK-NEXT:    mask.yield %[[LT]] : i1
+// CHECK-NEXT:  }
+
+// kv * kv is not lane-affine (and may overflow): the comparison stays.
+mask.func @square {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %sq = arith.muli %kv, %kv : i32
+  %lt = arith.cmpi slt, %sq, %q : i32
+  mask.yield %lt : i1
+}
+
+// CHECK-LABEL: mask.func @square window {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:    %[[LANE:.*]] = mask.lane : i32
+// CHECK-NEXT:    %[[KVL:.*]] = arith.addi %[[KV]], %[[LANE]] : i32
+// CHECK-NEXT:    %[[SQ:.*]] = arith.muli %[[KVL]], %[[KVL]] : i32
+// CHECK-NEXT:    %[[LT:.*]] = arith.cmpi slt, %[[SQ]], %[[Q]] : i32
+// CHECK-NEXT:    mask.yield %[[LT]] : i1
+// CHECK-NEXT:  }
+
+// 2 * (kv + L) may wrap in i32: not lane-affine, stays.
+mask.func @times_two_wraps {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %c2 = arith.constant 2 : i32
+  %k2 = arith.muli %kv, %c2 : i32
+  %lt = arith.cmpi slt, %k2, %q : i32
+  mask.yield %lt : i1
+}
+
+// CHECK-LABEL: mask.func @times_two_wraps window {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:    %[[LANE:.*]] = mask.lane : i32
+// CHECK-NEXT:    %[[KVL:.*]] = arith.addi %[[KV]], %[[LANE]] : i32
+// CHECK-NEXT:    %[[C2:.*]] = arith.constant 2 : i32
+// CHECK-NEXT:    %[[K2:.*]] = arith.muli %[[KVL]], %[[C2]] : i32
+// CHECK-NEXT:    %[[LT:.*]] = arith.cmpi slt, %[[K2]], %[[Q]] : i32
+// CHECK-NEXT:    mask.yield %[[LT]] : i1
+// CHECK-NEXT:  }
+
+// ... but in i64 it is exact: coefficient 2.
+mask.func @times_two_i64 {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %k64 = arith.extsi %kv : i32 to i64
+  %q64 = arith.extsi %q : i32 to i64
+  %c2 = arith.constant 2 : i64
+  %k2 = arith.muli %k64, %c2 : i64
+  %lt = arith.cmpi slt, %k2, %q64 : i64
+  mask.yield %lt : i1
+}
+
+// CHECK-LABEL: mask.func @times_two_i64 window {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:    %[[LANE:.*]] = mask.lane : i32
+// CHECK-NEXT:    %[[KVL:.*]] = arith.addi %[[KV]], %[[LANE]] : i32
+// CHECK-NEXT:    %{{.*}} = arith.extsi %[[KVL]] : i32 to i64
+// CHECK-NEXT:    %{{.*}} = arith.extsi %[[Q]] : i32 to i64
+// CHECK-NEXT:    %[[KV64:.*]] = arith.extsi %[[KV]] : i32 to i64
+// CHECK-NEXT:    %[[TWO:.*]] = arith.constant 2 : i64
+// CHECK-NEXT:    %[[KV2:.*]] = arith.muli %[[KV64]], %[[TWO]] : i64
+// CHECK-NEXT:    %[[Q64:.*]] = arith.extsi %[[Q]] : i32 to i64
+// CHECK-NEXT:    %[[U:.*]] = arith.subi %[[KV2]], %[[Q64]] : i64
+// CHECK-NEXT:    %[[LT:.*]] = mask.lane_cmp "slt", 2 * lane + %[[U]] + 0 : i64
+// CHECK-NEXT:    mask.yield %[[LT]] : i1
+// CHECK-NEXT:  }
+
+// Unsigned predicates are not rewritten.
+mask.func @unsigned {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %ge = arith.cmpi uge, %q, %kv : i32
+  mask.yield %ge : i1
+}
+
+// CHECK-LABEL: mask.func @unsigned window {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:    %[[LANE:.*]] = mask.lane : i32
+// CHECK-NEXT:    %[[KVL:.*]] = arith.addi %[[KV]], %[[LANE]] : i32
+// CHECK-NEXT:    %[[GE:.*]] = arith.cmpi uge, %[[Q]], %[[KVL]] : i32
+// CHECK-NEXT:    mask.yield %[[GE]] : i1
+// CHECK-NEXT:  }
+
+// A lane-uniform comparison is left alone.
+mask.func @uniform {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %eq = arith.cmpi eq, %b, %h : i32
+  %ge = arith.cmpi sge, %q, %kv : i32
+  %r = arith.andi %eq, %ge : i1
+  mask.yield %r : i1
+}
+
+// CHECK-LABEL: mask.func @uniform window {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:    %[[EQ:.*]] = arith.cmpi eq, %[[B]], %[[H]] : i32
+// CHECK-NEXT:    %[[D:.*]] = arith.subi %[[Q]], %[[KV]] : i32
+// CHECK-NEXT:    %[[GE:.*]] = mask.lane_cmp "sge", -1 * lane + %[[D]] + 0 : i32
+// CHECK-NEXT:    %[[R:.*]] = arith.andi %[[EQ]], %[[GE]] : i1
+// CHECK-NEXT:    mask.yield %[[R]] : i1
+// CHECK-NEXT:  }
+
+// A function that never reads kv_idx is windowed too.
+mask.func @uniform_only {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %eq = arith.cmpi eq, %b, %h : i32
+  mask.yield %eq : i1
+}
+
+// CHECK-LABEL: mask.func @uniform_only window {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:    %[[EQ:.*]] = arith.cmpi eq, %[[B]], %[[H]] : i32
+// CHECK-NEXT:    mask.yield %[[EQ]] : i1
+// CHECK-NEXT:  }
+
+// The lane cancels: (kv + L) - (kv + L) < q is the uniform 0 - q < 0.
+mask.func @lane_cancels {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %d = arith.subi %kv, %kv : i32
+  %p = arith.cmpi slt, %d, %q : i32
+  mask.yield %p : i1
+}
+
+// CHECK-LABEL: mask.func @lane_cancels window {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:    %[[Z0:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[NQ:.*]] = arith.subi %[[Z0]], %[[Q]] : i32
+// CHECK-NEXT:    %[[Z1:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[P:.*]] = arith.cmpi slt, %[[NQ]], %[[Z1]] : i32
+// CHECK-NEXT:    mask.yield %[[P]] : i1
+// CHECK-NEXT:  }
+
+// An already windowed function is not touched (its kv_idx is the window base).
+mask.func @already_windowed window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %ge = arith.cmpi sge, %q, %kv : i32
+  mask.yield %ge : i1
+}
+
+// CHECK-LABEL: mask.func @already_windowed window {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:    %[[GE:.*]] = arith.cmpi sge, %[[Q]], %[[KV]] : i32
+// CHECK-NEXT:    mask.yield %[[GE]] : i1
+// CHECK-NEXT:  }

@@ -1,0 +1,288 @@
+// RUN: mask-opt %s -p pack-mask --no-remarks | filecheck %s
+// RUN: mask-opt %s -p 'pack-mask{max-intervals=1}' --no-remarks | filecheck %s --check-prefix=ONE
+
+// The whole pipeline (canonicalize, cse, lane-affine, canonicalize, cse,
+// fold-intervals, simplify-intervals, canonicalize, cse) on the classic
+// FlexAttention masks. Every packed function yields one keep word.
+
+// Causal: lanes [0, q - kv + 1).
+mask.func @causal {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %ge = arith.cmpi sge, %q, %kv : i32
+  mask.yield %ge : i1
+}
+
+// CHECK-LABEL: mask.func @causal window {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:    %[[V0:.*]] = arith.subi %[[Q]], %[[KV]] : i32
+// CHECK-NEXT:    %[[V1:.*]] = arith.constant -1 : i32
+// CHECK-NEXT:    %[[V2:.*]] = arith.maxsi %[[V0]], %[[V1]] : i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.constant 31 : i32
+// CHECK-NEXT:    %[[V4:.*]] = arith.minsi %[[V2]], %[[V3]] : i32
+// CHECK-NEXT:    %[[V5:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:    %[[V6:.*]] = arith.addi %[[V4]], %[[V5]] : i32
+// CHECK-NEXT:    %[[V7:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V8:.*]] = interval.range %[[V7]], %[[V6]] : i32
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V8]] : i32
+// CHECK-NEXT:    mask.yield %[[KEEP]] : i32
+// CHECK-NEXT:  }
+
+// ONE-LABEL: mask.func @causal window {
+
+// Sliding window of 256: [q - kv - 256, q - kv + 1), one run.
+mask.func @sliding_window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %ge = arith.cmpi sge, %q, %kv : i32
+  %d = arith.subi %q, %kv : i32
+  %c256 = arith.constant 256 : i32
+  %near = arith.cmpi sle, %d, %c256 : i32
+  %r = arith.andi %ge, %near : i1
+  mask.yield %r : i1
+}
+
+// CHECK-LABEL: mask.func @sliding_window window {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:    %[[V0:.*]] = arith.subi %[[Q]], %[[KV]] : i32
+// CHECK-NEXT:    %[[V1:.*]] = arith.constant -1 : i32
+// CHECK-NEXT:    %[[V2:.*]] = arith.maxsi %[[V0]], %[[V1]] : i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.constant 31 : i32
+// CHECK-NEXT:    %[[V4:.*]] = arith.minsi %[[V2]], %[[V3]] : i32
+// CHECK-NEXT:    %[[V5:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:    %[[V6:.*]] = arith.addi %[[V4]], %[[V5]] : i32
+// CHECK-NEXT:    %[[V7:.*]] = arith.constant 256 : i32
+// CHECK-NEXT:    %[[V8:.*]] = arith.maxsi %[[V0]], %[[V7]] : i32
+// CHECK-NEXT:    %[[V9:.*]] = arith.constant 288 : i32
+// CHECK-NEXT:    %[[V10:.*]] = arith.minsi %[[V8]], %[[V9]] : i32
+// CHECK-NEXT:    %[[V11:.*]] = arith.constant -256 : i32
+// CHECK-NEXT:    %[[V12:.*]] = arith.addi %[[V10]], %[[V11]] : i32
+// CHECK-NEXT:    %[[V13:.*]] = interval.range %[[V12]], %[[V6]] : i32
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V13]] : i32
+// CHECK-NEXT:    mask.yield %[[KEEP]] : i32
+// CHECK-NEXT:  }
+
+// Prefix LM: the prefix [0, 128 - kv) or causal [0, q - kv + 1): two runs.
+mask.func @prefix_lm {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %c128 = arith.constant 128 : i32
+  %p = arith.cmpi slt, %kv, %c128 : i32
+  %ge = arith.cmpi sge, %q, %kv : i32
+  %r = arith.ori %p, %ge : i1
+  mask.yield %r : i1
+}
+
+// CHECK-LABEL: mask.func @prefix_lm window {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:    %[[V0:.*]] = arith.subi %[[Q]], %[[KV]] : i32
+// CHECK-NEXT:    %[[V1:.*]] = arith.constant 128 : i32
+// CHECK-NEXT:    %[[V2:.*]] = arith.subi %[[V1]], %[[KV]] : i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.constant -1 : i32
+// CHECK-NEXT:    %[[V4:.*]] = arith.maxsi %[[V0]], %[[V3]] : i32
+// CHECK-NEXT:    %[[V5:.*]] = arith.constant 31 : i32
+// CHECK-NEXT:    %[[V6:.*]] = arith.minsi %[[V4]], %[[V5]] : i32
+// CHECK-NEXT:    %[[V7:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:    %[[V8:.*]] = arith.addi %[[V6]], %[[V7]] : i32
+// CHECK-NEXT:    %[[V9:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V10:.*]] = interval.range %[[V9]], %[[V2]] : i32
+// CHECK-NEXT:    %[[V11:.*]] = interval.range %[[V9]], %[[V8]] : i32
+// CHECK-NEXT:    %[[V12:.*]] = interval.union %[[V10]], %[[V11]]
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V12]] : i32
+// CHECK-NEXT:    mask.yield %[[KEEP]] : i32
+// CHECK-NEXT:  }
+
+// ONE-LABEL: mask.func @prefix_lm window unpacked "2 ranges exceed max-intervals=1 at `%r = arith.ori`" {
+// ONE-NOT:     interval.
+// ONE:         mask.yield %{{.*}} : i1
+
+// Chunked causal: same chunk of 512 and causal: one run whose end is the
+// minimum of the chunk end and the causal end.
+mask.func @chunked_causal {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %c512 = arith.constant 512 : i32
+  %qc = arith.floordivsi %q, %c512 : i32
+  %kc = arith.floordivsi %kv, %c512 : i32
+  %same = arith.cmpi eq, %qc, %kc : i32
+  %ge = arith.cmpi sge, %q, %kv : i32
+  %r = arith.andi %same, %ge : i1
+  mask.yield %r : i1
+}
+
+// CHECK-LABEL: mask.func @chunked_causal window {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:    %[[C512:.*]] = arith.constant 512 : i32
+// CHECK-NEXT:    %[[QC:.*]] = arith.floordivsi %[[Q]], %[[C512]] : i32
+// CHECK-NEXT:    %[[V0:.*]] = arith.muli %[[QC]], %[[C512]] : i32
+// CHECK-NEXT:    %[[V1:.*]] = arith.subi %[[KV]], %[[V0]] : i32
+// CHECK-NEXT:    %[[V2:.*]] = arith.subi %[[Q]], %[[KV]] : i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V4:.*]] = arith.subi %[[V3]], %[[V1]] : i32
+// CHECK-NEXT:    %[[V5:.*]] = arith.constant 480 : i32
+// CHECK-NEXT:    %[[V6:.*]] = arith.maxsi %[[V1]], %[[V5]] : i32
+// CHECK-NEXT:    %[[V7:.*]] = arith.minsi %[[V6]], %[[C512]] : i32
+// CHECK-NEXT:    %[[V8:.*]] = arith.subi %[[C512]], %[[V7]] : i32
+// CHECK-NEXT:    %[[V9:.*]] = arith.constant -1 : i32
+// CHECK-NEXT:    %[[V10:.*]] = arith.maxsi %[[V2]], %[[V9]] : i32
+// CHECK-NEXT:    %[[V11:.*]] = arith.constant 31 : i32
+// CHECK-NEXT:    %[[V12:.*]] = arith.minsi %[[V10]], %[[V11]] : i32
+// CHECK-NEXT:    %[[V13:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:    %[[V14:.*]] = arith.addi %[[V12]], %[[V13]] : i32
+// CHECK-NEXT:    %[[V15:.*]] = arith.minsi %[[V8]], %[[V14]] : i32
+// CHECK-NEXT:    %[[V16:.*]] = interval.range %[[V4]], %[[V15]] : i32
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V16]] : i32
+// CHECK-NEXT:    mask.yield %[[KEEP]] : i32
+// CHECK-NEXT:  }
+
+// ONE-LABEL: mask.func @chunked_causal window {
+// ONE:         mask.yield %{{.*}} : i32
+
+// Document-start causal: the start of q's document is an aux load indexed
+// by q only (lane-uniform); kv - start needs i64 (aux values are any i32).
+mask.func @document_causal {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %doc_ids : tensor<1024xi32>, %starts : tensor<4xi32>):
+  %doc = mask.load %doc_ids[%q] : tensor<1024xi32>[i32] -> i32
+  %start = mask.load %starts[%doc] : tensor<4xi32>[i32] -> i32
+  %in = arith.cmpi sge, %kv, %start : i32
+  %le = arith.cmpi sle, %kv, %q : i32
+  %r = arith.andi %in, %le : i1
+  mask.yield %r : i1
+}
+
+// CHECK-LABEL: mask.func @document_causal window {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32, %[[DOC_IDS:.*]]: tensor<1024xi32>, %[[STARTS:.*]]: tensor<4xi32>):
+// CHECK-NEXT:    %[[DOC:.*]] = mask.load %[[DOC_IDS]][%[[Q]]] : tensor<1024xi32>[i32] -> i32
+// CHECK-NEXT:    %[[START:.*]] = mask.load %[[STARTS]][%[[DOC]]] : tensor<4xi32>[i32] -> i32
+// CHECK-NEXT:    %[[V0:.*]] = arith.extsi %[[KV]] : i32 to i64
+// CHECK-NEXT:    %[[V1:.*]] = arith.extsi %[[START]] : i32 to i64
+// CHECK-NEXT:    %[[V2:.*]] = arith.subi %[[V0]], %[[V1]] : i64
+// CHECK-NEXT:    %[[V3:.*]] = arith.subi %[[KV]], %[[Q]] : i32
+// CHECK-NEXT:    %[[V4:.*]] = arith.constant -32 : i64
+// CHECK-NEXT:    %[[V5:.*]] = arith.maxsi %[[V2]], %[[V4]] : i64
+// CHECK-NEXT:    %[[V6:.*]] = arith.constant 0 : i64
+// CHECK-NEXT:    %[[V7:.*]] = arith.minsi %[[V5]], %[[V6]] : i64
+// CHECK-NEXT:    %[[V8:.*]] = arith.trunci %[[V7]] : i64 to i32
+// CHECK-NEXT:    %[[V9:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V10:.*]] = arith.subi %[[V9]], %[[V8]] : i32
+// CHECK-NEXT:    %[[V11:.*]] = arith.constant -31 : i32
+// CHECK-NEXT:    %[[V12:.*]] = arith.maxsi %[[V3]], %[[V11]] : i32
+// CHECK-NEXT:    %[[V13:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:    %[[V14:.*]] = arith.minsi %[[V12]], %[[V13]] : i32
+// CHECK-NEXT:    %[[V15:.*]] = arith.subi %[[V13]], %[[V14]] : i32
+// CHECK-NEXT:    %[[V16:.*]] = interval.range %[[V10]], %[[V15]] : i32
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V16]] : i32
+// CHECK-NEXT:    mask.yield %[[KEEP]] : i32
+// CHECK-NEXT:  }
+
+// Per-batch sliding window: the window size is an aux load indexed by b.
+mask.func @per_batch_window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %windows : tensor<8xi32>):
+  %win = mask.load %windows[%b] : tensor<8xi32>[i32] -> i32
+  %ge = arith.cmpi sge, %q, %kv : i32
+  %d = arith.subi %q, %kv : i32
+  %near = arith.cmpi sle, %d, %win : i32
+  %r = arith.andi %ge, %near : i1
+  mask.yield %r : i1
+}
+
+// CHECK-LABEL: mask.func @per_batch_window window {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32, %[[WINDOWS:.*]]: tensor<8xi32>):
+// CHECK-NEXT:    %[[WIN:.*]] = mask.load %[[WINDOWS]][%[[B]]] : tensor<8xi32>[i32] -> i32
+// CHECK-NEXT:    %[[V0:.*]] = arith.subi %[[Q]], %[[KV]] : i32
+// CHECK-NEXT:    %[[V1:.*]] = arith.extsi %[[Q]] : i32 to i64
+// CHECK-NEXT:    %[[V2:.*]] = arith.extsi %[[KV]] : i32 to i64
+// CHECK-NEXT:    %[[V3:.*]] = arith.subi %[[V1]], %[[V2]] : i64
+// CHECK-NEXT:    %[[V4:.*]] = arith.extsi %[[WIN]] : i32 to i64
+// CHECK-NEXT:    %[[V5:.*]] = arith.subi %[[V3]], %[[V4]] : i64
+// CHECK-NEXT:    %[[V6:.*]] = arith.constant -1 : i32
+// CHECK-NEXT:    %[[V7:.*]] = arith.maxsi %[[V0]], %[[V6]] : i32
+// CHECK-NEXT:    %[[V8:.*]] = arith.constant 31 : i32
+// CHECK-NEXT:    %[[V9:.*]] = arith.minsi %[[V7]], %[[V8]] : i32
+// CHECK-NEXT:    %[[V10:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:    %[[V11:.*]] = arith.addi %[[V9]], %[[V10]] : i32
+// CHECK-NEXT:    %[[V12:.*]] = arith.constant 0 : i64
+// CHECK-NEXT:    %[[V13:.*]] = arith.maxsi %[[V5]], %[[V12]] : i64
+// CHECK-NEXT:    %[[V14:.*]] = arith.constant 32 : i64
+// CHECK-NEXT:    %[[V15:.*]] = arith.minsi %[[V13]], %[[V14]] : i64
+// CHECK-NEXT:    %[[V16:.*]] = arith.trunci %[[V15]] : i64 to i32
+// CHECK-NEXT:    %[[V17:.*]] = interval.range %[[V16]], %[[V11]] : i32
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V17]] : i32
+// CHECK-NEXT:    mask.yield %[[KEEP]] : i32
+// CHECK-NEXT:  }
+
+// Per-head masking: a lane-uniform condition selects the causal run.
+mask.func @head_causal {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %c4 = arith.constant 4 : i32
+  %causal_head = arith.cmpi slt, %h, %c4 : i32
+  %ge = arith.cmpi sge, %q, %kv : i32
+  %t = arith.constant true
+  %r = arith.select %causal_head, %ge, %t : i1
+  mask.yield %r : i1
+}
+
+// CHECK-LABEL: mask.func @head_causal window {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:    %[[C4:.*]] = arith.constant 4 : i32
+// CHECK-NEXT:    %[[CAUSAL_HEAD:.*]] = arith.cmpi slt, %[[H]], %[[C4]] : i32
+// CHECK-NEXT:    %[[V0:.*]] = arith.subi %[[Q]], %[[KV]] : i32
+// CHECK-NEXT:    %[[V1:.*]] = arith.constant -1 : i32
+// CHECK-NEXT:    %[[V2:.*]] = arith.maxsi %[[V0]], %[[V1]] : i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.constant 31 : i32
+// CHECK-NEXT:    %[[V4:.*]] = arith.minsi %[[V2]], %[[V3]] : i32
+// CHECK-NEXT:    %[[V5:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:    %[[V6:.*]] = arith.addi %[[V4]], %[[V5]] : i32
+// CHECK-NEXT:    %[[V7:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V8:.*]] = interval.range %[[V7]], %[[V6]] : i32
+// CHECK-NEXT:    %[[V9:.*]] = interval.empty
+// CHECK-NEXT:    %[[V10:.*]] = interval.select %[[CAUSAL_HEAD]], %[[V8]], %[[V9]]
+// CHECK-NEXT:    %[[V11:.*]] = interval.full
+// CHECK-NEXT:    %[[V12:.*]] = arith.constant true
+// CHECK-NEXT:    %[[V13:.*]] = arith.xori %[[CAUSAL_HEAD]], %[[V12]] : i1
+// CHECK-NEXT:    %[[V14:.*]] = interval.select %[[V13]], %[[V11]], %[[V9]]
+// CHECK-NEXT:    %[[V15:.*]] = interval.union %[[V10]], %[[V14]]
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V15]] : i32
+// CHECK-NEXT:    mask.yield %[[KEEP]] : i32
+// CHECK-NEXT:  }
+
+// ONE-LABEL: mask.func @head_causal window unpacked "2 ranges exceed max-intervals=1 at `%r = arith.select`" {
+
+// Constant masks fold to constant keep words.
+mask.func @everything {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %t = arith.constant true
+  %x = arith.cmpi sge, %q, %kv : i32
+  %r = arith.ori %x, %t : i1
+  mask.yield %r : i1
+}
+
+// CHECK-LABEL: mask.func @everything window {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:    %[[KEEP:.*]] = arith.constant -1 : i32
+// CHECK-NEXT:    mask.yield %[[KEEP]] : i32
+// CHECK-NEXT:  }
+
+// A per-lane gather (doc_ids[kv]) cannot pack: the function stays as it is
+// after lane-affine, with the reason in `unpacked`.
+mask.func @document_gather {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %doc_ids : tensor<1024xi32>):
+  %dq = mask.load %doc_ids[%q] : tensor<1024xi32>[i32] -> i32
+  %dk = mask.load %doc_ids[%kv] : tensor<1024xi32>[i32] -> i32
+  %same = arith.cmpi eq, %dq, %dk : i32
+  %le = arith.cmpi sle, %kv, %q : i32
+  %r = arith.andi %same, %le : i1
+  mask.yield %r : i1
+}
+
+// CHECK-LABEL: mask.func @document_gather window unpacked "`%dk = mask.load` is a per-lane gather: its index depends on kv_idx; index aux tensors by lane-uniform values (b, h, q_idx) instead, e.g. a starts/offsets tensor indexed by the document of q_idx" {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32, %[[DOC_IDS:.*]]: tensor<1024xi32>):
+// CHECK-NEXT:    %[[LANE:.*]] = mask.lane : i32
+// CHECK-NEXT:    %[[KV_1:.*]] = arith.addi %[[KV]], %[[LANE]] : i32
+// CHECK-NEXT:    %[[DQ:.*]] = mask.load %[[DOC_IDS]][%[[Q]]] : tensor<1024xi32>[i32] -> i32
+// CHECK-NEXT:    %[[DK:.*]] = mask.load %[[DOC_IDS]][%[[KV_1]]] : tensor<1024xi32>[i32] -> i32
+// CHECK-NEXT:    %[[SAME:.*]] = arith.cmpi eq, %[[DQ]], %[[DK]] : i32
+// CHECK-NEXT:    %[[V0:.*]] = arith.subi %[[KV]], %[[Q]] : i32
+// CHECK-NEXT:    %[[LE:.*]] = mask.lane_cmp "sle", 1 * lane + %[[V0]] + 0 : i32
+// CHECK-NEXT:    %[[R:.*]] = arith.andi %[[SAME]], %[[LE]] : i1
+// CHECK-NEXT:    mask.yield %[[R]] : i1
+// CHECK-NEXT:  }
+
+// ONE-LABEL: mask.func @document_gather window unpacked "`%dk = mask.load` is a per-lane gather:
+

@@ -1,0 +1,3 @@
+"""A mask file whose import fails."""
+
+raise RuntimeError("this file cannot be imported")
