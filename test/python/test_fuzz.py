@@ -1,0 +1,219 @@
+"""Grammar fuzzing (maskopt.tools.fuzz): random mask_mods, emitted words == eager torch.
+
+The hypothesis test is bounded (derandomized, 600 masks, ~30 s on two cores);
+longer campaigns: ``python -m maskopt.tools.fuzz --masks 10000 --seed 1``
+(figures in test/fuzz-results.md).  Cases of ``fuzz.KNOWN_BUGS`` (unfixed
+compiler bugs the fuzzer found) are not generated; each has a reproducer in
+``test_known_bug`` that xfails while the bug is there and fails once it is
+fixed (then drop the KNOWN_BUGS entry, and the generator covers it again).
+"""
+
+import random
+import warnings
+
+import pytest
+import torch
+from hypothesis import HealthCheck, given, settings
+
+from maskopt.tools import corpus, fuzz
+
+warnings.filterwarnings("ignore", message=".*NumPy.*")
+
+I32_MAX = 2**31 - 1
+
+FUZZ_EXAMPLES = 600
+
+
+def assert_exact(o: fuzz.FuzzOutcome, what: str) -> None:
+    detail = f"{o.describe()}\n{what}"
+    assert o.invalid is None, detail
+    assert o.compile_error is None, detail
+    assert o.ub is None, detail
+    assert o.emulator_error is None, detail
+    assert o.mismatches == 0, detail
+    if not o.packed:
+        assert o.reason, detail
+
+
+@settings(
+    max_examples=FUZZ_EXAMPLES,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.large_base_example],
+)
+@given(fuzz.masks())
+def test_fuzzed_masks_match_eager_torch(m):
+    """Compile, emulate (exact CuTe semantics, overflow is an error), compare with eager torch."""
+    assert not m.known_bug_cases
+    o = fuzz.check(m, n_rows=3)
+    assert_exact(o, m.source)
+
+
+# ---------------------------------------------------------------- explicit regression masks
+
+
+def _check(fn, shape=(3, 2, 64, 64), consts=(), **kw):
+    pts = fuzz.box_points(shape, consts=set(consts), **kw)
+    return fuzz.check_mask(fn, pts)
+
+
+def test_sub_alpha():
+    def sub_alpha(b, h, q_idx, kv_idx):
+        return torch.sub(q_idx, kv_idx, alpha=2) >= 0
+
+    o = _check(sub_alpha, consts=(0, 2))
+    assert_exact(o, "torch.sub(q_idx, kv_idx, alpha=2) >= 0")
+
+
+def test_int32_max_window_with_causal():
+    def no_window(b, h, q_idx, kv_idx):
+        return ((q_idx - kv_idx) <= 2**31 - 1) & (q_idx >= kv_idx)
+
+    o = _check(no_window, consts=(I32_MAX,))
+    assert_exact(o, "(q - kv) <= 2**31 - 1 & causal")
+    assert o.packed
+
+
+def test_negative_divisor_mod_in_aux_index():
+    aux = torch.tensor([3, 40, 2**31 - 1, -7, 17], dtype=torch.int32)
+
+    def neg_mod(b, h, q_idx, kv_idx):
+        return (kv_idx <= aux[q_idx % -5]) & (q_idx >= kv_idx)
+
+    o = _check(neg_mod, consts=(-5, 40, 17, 3))  # q % -5 is in (-5, 0]: large q is fine too
+    assert_exact(o, "kv <= aux[q % -5]")
+
+
+def test_int32_window_sentinel_in_aux():
+    win = torch.tensor([2**31 - 1, 0, 17], dtype=torch.int32)
+
+    def per_batch_window(b, h, q_idx, kv_idx):
+        return (q_idx - kv_idx <= win[b]) & (q_idx >= kv_idx)
+
+    o = _check(per_batch_window, consts=(0, 17), uses_b=True)
+    assert_exact(o, "q - kv <= win[b], win[0] = 2**31 - 1")
+    assert o.packed
+
+
+@pytest.mark.parametrize("d", [-1, -2, -7, -96, -(2**31)])
+def test_floor_division_by_negative_constant(d):
+    def chunked(b, h, q_idx, kv_idx):
+        return (kv_idx // d == q_idx // d) & (q_idx - kv_idx < 200)
+
+    assert_exact(_check(chunked, consts=(d, 200)), f"kv // {d} == q // {d}")
+
+
+def test_int64_constant_index_load_vs_vmap():
+    """torch.vmap computes `t[0] >= q_idx` in int32 when t[0] is an unbatched 0-dim int64
+    (2**31 -> -2**31); the fuzzer's reference must not report that as a miscompile."""
+    t = torch.tensor([2**31, 5], dtype=torch.int64)
+
+    def big_bound(b, h, q_idx, kv_idx):
+        return (t[0] >= q_idx) & (kv_idx <= q_idx)
+
+    z = torch.zeros(3, dtype=torch.int32)
+    q = torch.tensor([0, 5, 40], dtype=torch.int32)
+    # the vmapped reference is wrong here, the scalar loop is right
+    assert corpus.reference_words(big_bound, z, z, q, z).tolist() != corpus.reference_words_slow(
+        big_bound, z, z, q, z).tolist()
+    o = _check(big_bound, consts=(2**31,))
+    assert_exact(o, "t[0] >= q with t[0] = 2**31 (int64)")
+    assert o.reference_disagreements > 0
+
+
+def test_per_lane_gather_is_exact():
+    doc = torch.tensor([i // 37 for i in range(64 + 32)], dtype=torch.int32)
+
+    def doc_mask(b, h, q_idx, kv_idx):
+        return doc[kv_idx] == doc[q_idx]
+
+    o = _check(doc_mask, raw_q=True, raw_kv=True)
+    assert_exact(o, "doc[kv] == doc[q]")
+    assert not o.packed
+
+
+# ---------------------------------------------------------------- known bugs (xfail until fixed)
+
+_BIG64 = torch.tensor([2**63 - 1], dtype=torch.int64)
+
+
+def _fold_floordiv(b, h, q_idx, kv_idx):
+    return (q_idx * 0) // 7 == 0
+
+
+def _fold_fmod(b, h, q_idx, kv_idx):
+    return kv_idx > torch.fmod(torch.where(q_idx <= q_idx, -31, kv_idx), -7)
+
+
+def _fold_shr(b, h, q_idx, kv_idx):
+    return ((kv_idx % -1) >> 1) != q_idx
+
+
+def _i64_wrap(b, h, q_idx, kv_idx):
+    return _BIG64[0] + 1 > kv_idx
+
+
+def _shl_overflow(b, h, q_idx, kv_idx):
+    return (q_idx << 1) > 5
+
+
+_SMALL64 = torch.tensor([5, -3], dtype=torch.int64)
+_MIN32 = torch.tensor([0, -(2**31), 7], dtype=torch.int32)
+
+
+def _fmod_neg1(b, h, q_idx, kv_idx):
+    return torch.fmod(_MIN32[b], -1) == 0
+
+
+def _i64_divcmp_const(b, h, q_idx, kv_idx):
+    return (kv_idx.to(torch.int64) // 2) <= 2**62
+
+
+def _i64_cmp_offset(b, h, q_idx, kv_idx):
+    return kv_idx.to(torch.int64) >= -(2**63)
+
+
+def _i64_floordiv_neg1(b, h, q_idx, kv_idx):
+    return q_idx >= _SMALL64[0] // -1
+
+
+@pytest.mark.parametrize(
+    "name,fn",
+    [("fold-const", _fold_floordiv), ("fold-const", _fold_fmod), ("fold-const", _fold_shr),
+     ("i64-wrap", _i64_wrap), ("shl-overflow", _shl_overflow),
+     ("i64-floordiv-neg1", _i64_floordiv_neg1), ("fmod-neg1", _fmod_neg1),
+     ("i64-divcmp-const", _i64_divcmp_const), ("i64-cmp-offset", _i64_cmp_offset)],
+)
+def test_known_bug(name, fn):
+    """Each KNOWN_BUGS entry still fails (xfail); once fixed this test fails: drop the entry."""
+    if name not in fuzz.KNOWN_BUGS:
+        pytest.fail(f"{name} was removed from KNOWN_BUGS: drop this case")
+    o = _check(fn, consts=(0, 1, 5, 7), uses_b=True)
+    if not o.ok:
+        pytest.xfail(f"KNOWN_BUGS[{name!r}]: {o.describe()}")
+    pytest.fail(f"KNOWN_BUGS[{name!r}] is fixed: remove it from fuzz.KNOWN_BUGS and from this test")
+
+
+# ---------------------------------------------------------------- the fuzzer itself
+
+
+def test_generator_avoids_known_bugs_and_source_is_the_mask():
+    """The printed source is an exact reproducer; known-bug cases are not generated by default."""
+    rng = random.Random(7)
+    for i in range(40):
+        m = fuzz.random_mask(rng.randrange(10**9))
+        assert not m.known_bug_cases, m.source
+        ns: dict = {}
+        exec(compile(m.source, "<repro>", "exec"), ns)  # noqa: S102
+        pts = fuzz.sample_points(m, n_rows=1, big=False)
+        pts = tuple(p[:64] for p in pts)
+        assert torch.equal(corpus.reference_words(ns["mask_mod"], *pts), corpus.reference_words(m.mask_mod, *pts))
+    flagged = sum(bool(fuzz.random_mask(i, known_bugs=True).known_bug_cases) for i in range(300))
+    assert flagged > 0  # the opt-in generator does produce them
+
+
+def test_cli_smoke(capsys):
+    assert fuzz.main(["--masks", "4", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "masks 4" in out and "pack rate" in out
