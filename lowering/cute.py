@@ -49,7 +49,12 @@ from xdsl.transforms.canonicalization_patterns.utils import const_evaluate_opera
 from xdsl.utils.target import Target
 
 from maskopt.dialects import interval, mask
-from maskopt.passes.analysis import ValueRanges, lane_dependent_values
+from maskopt.passes.analysis import (
+    WIDENABLE_OPS,
+    WRAPPING_ARITH_OPS,
+    ValueRanges,
+    lane_dependent_values,
+)
 
 LANES = 32
 ONES = "cutlass.Uint32(0xFFFFFFFF)"
@@ -74,7 +79,6 @@ _BINARY = {
     arith.ShRSIOp: ">>",
     arith.ShLIOp: "<<",
 }
-_WIDENABLE = (arith.AddiOp, arith.SubiOp, arith.MuliOp, arith.FloorDivSIOp)
 
 
 def ctype(t) -> str:
@@ -267,9 +271,9 @@ class _FunctionPrinter:
             if d.lo <= 0 <= d.hi:
                 raise CuteEmitError(f"{op.name} by a value that may be zero")
         if self.ranges.may_wrap(op):
-            if isinstance(op, _WIDENABLE) and t == IntegerType(32):
+            if isinstance(op, WIDENABLE_OPS) and t == IntegerType(32):
                 return f"cutlass.Int32(cutlass.Int64({a}) {sym} cutlass.Int64({b}))"
-            if not self.func.is_packed and isinstance(op, _WIDENABLE[:3]):
+            if not self.func.is_packed and isinstance(op, WRAPPING_ARITH_OPS):
                 # Per-lane code evaluates the user's predicate as written: an
                 # i64 +, -, * lowers to LLVM add/sub/mul without nsw, which
                 # wraps exactly like torch's int64.

@@ -27,6 +27,11 @@ from maskopt.dialects import mask
 INT32_MAX = 2**31 - 1
 LANES = 32
 
+#: i32 ops whose wrapping result is computed exactly in i64 and truncated.
+WIDENABLE_OPS = (arith.AddiOp, arith.SubiOp, arith.MuliOp, arith.FloorDivSIOp, arith.DivSIOp)
+#: ops that wrap like torch's integers when printed as plain +, -, *.
+WRAPPING_ARITH_OPS = (arith.AddiOp, arith.SubiOp, arith.MuliOp)
+
 
 @dataclass(frozen=True)
 class Range:

@@ -33,7 +33,14 @@ from xdsl.transforms.canonicalization_patterns.utils import const_evaluate_opera
 from xdsl.transforms.dead_code_elimination import region_dce
 
 from maskopt.dialects import interval, mask
-from maskopt.passes.analysis import LANES, LinearForms, Range, describe, type_range
+from maskopt.passes.analysis import (
+    LANES,
+    WIDENABLE_OPS,
+    LinearForms,
+    Range,
+    describe,
+    type_range,
+)
 
 
 class NotFoldable(Exception):
@@ -296,7 +303,6 @@ def fold_function(func: mask.FuncOp, max_intervals: int) -> str | None:
     return None
 
 
-_WIDENABLE = (arith.AddiOp, arith.SubiOp, arith.MuliOp, arith.FloorDivSIOp, arith.DivSIOp)
 _DIVISIONS = (arith.FloorDivSIOp, arith.DivSIOp, arith.RemSIOp, mask.FloorModOp)
 
 
@@ -332,7 +338,7 @@ def legalize_overflow(func: mask.FuncOp, word: SSAValue) -> str | None:
         if not ranges.may_wrap(op):
             continue
         result = op.results[0]
-        if isinstance(op, _WIDENABLE) and result.type == i32:
+        if isinstance(op, WIDENABLE_OPS) and result.type == i32:
             lhs = arith.ExtSIOp(op.operands[0], i64)
             rhs = arith.ExtSIOp(op.operands[1], i64)
             wide = type(op)(lhs.result, rhs.result)
