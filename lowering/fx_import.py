@@ -36,7 +36,9 @@ from xdsl.dialects.builtin import (
     TensorType,
     UnknownLoc,
     i1,
+    i8,
     i32,
+    i64,
 )
 from xdsl.ir import Block, Operation, SSAValue
 
@@ -46,10 +48,10 @@ aten = torch.ops.aten
 
 _DTYPES: dict[torch.dtype, IntegerType] = {
     torch.bool: IntegerType(1),
-    torch.int8: IntegerType(8),
+    torch.int8: i8,
     torch.int16: IntegerType(16),
     torch.int32: IntegerType(32),
-    torch.int64: IntegerType(64),
+    torch.int64: i64,
 }
 
 _TORCH_DIR = os.path.dirname(torch.__file__)
@@ -178,7 +180,7 @@ class _Importer:
         if ints:
             return max(ints, key=lambda t: t.width.data)
         if any(isinstance(a, int) and not isinstance(a, bool) for a in args):
-            return IntegerType(64)
+            return i64
         return i1
 
     def where(self, node: torch.fx.Node) -> str:
@@ -288,7 +290,7 @@ def _compare(pred: str) -> Emitter:
         lhs = self.operand(node.args[0], t, node.name)
         rhs = self.operand(node.args[1], t, node.name)
         if t == i1:  # bools compare as 0/1 integers
-            lhs, rhs = self.cast(lhs, IntegerType(8)), self.cast(rhs, IntegerType(8))
+            lhs, rhs = self.cast(lhs, i8), self.cast(rhs, i8)
         return self.add(arith.CmpiOp(lhs, rhs, pred), node.name)
 
     return emit
@@ -407,7 +409,7 @@ def _index(self: _Importer, node: torch.fx.Node) -> SSAValue:
                 raise FXImportError(f"{self.where(node)}: boolean index in `{node.format_node()}`")
             values.append(v)
         else:
-            values.append(self.operand(i, IntegerType(64), node.name))
+            values.append(self.operand(i, i64, node.name))
     if len(indices) < rank:
         return _Row(tensor, tuple(values), node.name)  # type: ignore[return-value]
     return self.add(mask.LoadOp(tensor, values), node.name)
@@ -531,7 +533,7 @@ def import_graph(gm: torch.fx.GraphModule, name: str = "mask_mod") -> mask.FuncO
         else:
             val = ph.meta.get("val")
             if isinstance(val, (int, torch.SymInt)):
-                arg_types.append(IntegerType(64))
+                arg_types.append(i64)
             else:
                 raise FXImportError(f"placeholder {ph.name} has no tensor or scalar metadata")
     block = Block(arg_types=arg_types)

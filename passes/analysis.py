@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import IntegerType, TensorType
+from xdsl.dialects.builtin import IntegerType, TensorType, i1
 from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.transforms.canonicalization_patterns.utils import const_evaluate_operand
 
@@ -156,7 +156,7 @@ class ValueRanges:
         """The range of the exact (unwrapped) result, or None if unknown."""
         op = value.owner
         assert isinstance(op, Operation)
-        if value.type == IntegerType(1):
+        if value.type == i1:
             return Range(0, 1)
         c = const_evaluate_operand(value)
         if c is not None:
@@ -193,12 +193,12 @@ class ValueRanges:
             case arith.SelectOp():
                 return self.of(op.lhs).union(self.of(op.rhs))
             case arith.ExtSIOp():
-                if op.input.type == IntegerType(1):
+                if op.input.type == i1:
                     return Range(-1, 0)
                 return self.of(op.input)
             case arith.ExtUIOp():
                 r = self.of(op.input)
-                if op.input.type == IntegerType(1):
+                if op.input.type == i1:
                     return Range(0, 1)
                 return r if r.lo >= 0 else Range(0, 2 ** op.input.type.width.data - 1)
             case arith.TruncIOp():
@@ -320,7 +320,7 @@ class LinearForms:
                     if lhs is not None:
                         return lhs.scale(2**k)
                 case arith.ExtSIOp() | arith.TruncIOp() if (
-                    op.input.type != IntegerType(1)
+                    op.input.type != i1
                 ):
                     return self.of(op.input)
                 case _:

@@ -14,13 +14,12 @@ from xdsl.passes import ModulePass, PassPipeline
 
 def pack_mask_passes(max_intervals: int = 8) -> tuple[ModulePass, ...]:
     """The passes of `pack-mask`, in order."""
-    from xdsl.transforms.canonicalize import CanonicalizePass
-    from xdsl.transforms.common_subexpression_elimination import (
-        CommonSubexpressionElimination,
-    )
-
     from maskopt.passes.fold_intervals import FoldIntervalsPass
     from maskopt.passes.lane_affine import LaneAffinePass
+    from maskopt.passes.rewriting import (
+        CanonicalizePass,
+        CommonSubexpressionElimination,
+    )
     from maskopt.passes.simplify_intervals import SimplifyIntervalsPass
 
     return (

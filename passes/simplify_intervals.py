@@ -10,10 +10,9 @@ from xdsl.context import Context
 from xdsl.dialects import builtin
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWalker
-from xdsl.transforms.common_subexpression_elimination import cse
-from xdsl.transforms.dead_code_elimination import region_dce
 
 from maskopt.passes.canonicalization_patterns.interval import ALL_PATTERNS
+from maskopt.passes.rewriting import cse, dce
 
 
 @dataclass(frozen=True)
@@ -26,6 +25,6 @@ class SimplifyIntervalsPass(ModulePass):
         cse(op)
         PatternRewriteWalker(
             GreedyRewritePatternApplier(list(ALL_PATTERNS)),
-            post_walk_func=region_dce,
+            post_walk_func=dce,
         ).rewrite_module(op)
         cse(op)

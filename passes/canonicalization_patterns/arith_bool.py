@@ -7,7 +7,7 @@ attached to the arith op classes by `maskopt.dialects.arith_traits`.
 """
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import IntegerType
+from xdsl.dialects.builtin import IntegerType, i1
 from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import (
     PatternRewriter,
@@ -18,7 +18,7 @@ from xdsl.transforms.canonicalization_patterns.utils import const_evaluate_opera
 
 
 def _bool_const(value: SSAValue) -> bool | None:
-    if value.type != IntegerType(1):
+    if value.type != i1:
         return None
     c = const_evaluate_operand(value)
     return None if c is None else c != 0
