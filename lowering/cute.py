@@ -94,6 +94,8 @@ class CutePrintContext:
     names: dict[SSAValue, str] = field(default_factory=dict)
     used: set[str] = field(default_factory=set)
     indent: int = 0
+    _next: dict[str, int] = field(default_factory=dict, repr=False)
+    _next_for: set[str] | None = field(default=None, repr=False)
 
     def line(self, text: str = "") -> None:
         print(("    " * self.indent + text) if text else "", file=self.output)
@@ -112,10 +114,17 @@ class CutePrintContext:
             base = "v" + base
         if keyword.iskeyword(base) or base in _RESERVED:
             base += "_"
-        name, i = base, 0
+        # The first free name of base, base_1, base_2, ...: `used` only grows,
+        # so the search resumes where it last stopped for this base.
+        if self._next_for is not self.used:
+            self._next, self._next_for = {}, self.used
+        name, i = base, self._next.get(base, 0)
+        if i:
+            name = f"{base}_{i}"
         while name in self.used:
             i += 1
             name = f"{base}_{i}"
+        self._next[base] = i
         self.used.add(name)
         return name
 

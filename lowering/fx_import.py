@@ -17,6 +17,7 @@ tensor's dtype, tensor-tensor ops promote to the result dtype in `val`.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from collections.abc import Callable, Sequence
@@ -91,7 +92,12 @@ def node_shape(node: torch.fx.Node) -> tuple[int, ...] | None:
 
 def user_location(node: torch.fx.Node) -> LocationAttr:
     """The innermost frame of the user's code in the node's stack trace."""
-    trace = node.meta.get("stack_trace") or ""
+    return _trace_location(node.meta.get("stack_trace") or "")
+
+
+@functools.lru_cache(maxsize=4096)
+def _trace_location(trace: str) -> LocationAttr:
+    """user_location of a stack trace text (locations are immutable attributes)."""
     lines = trace.splitlines()
     found = None
     for i, line in enumerate(lines):

@@ -15,6 +15,9 @@ ops that cannot wrap, so it is the exact value.
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from xdsl.dialects import arith
@@ -101,6 +104,53 @@ def _remsi_range(x: Range, y: Range) -> Range:
     return Range(lo, hi)
 
 
+def postorder(root: SSAValue, children, done) -> list[SSAValue]:
+    """
+    The values reachable from `root` through `children(value)` that are not in
+    `done`, each after its children (first child's subtree first): evaluating
+    a memoized recursive analysis in this order keeps its recursion one level
+    deep, however deep the IR (no RecursionError on long chains).
+    """
+    order: list[SSAValue] = []
+    seen = {root}
+    stack = [(root, iter(children(root)))]
+    while stack:
+        value, it = stack[-1]
+        for child in it:
+            if child not in seen and child not in done:
+                seen.add(child)
+                stack.append((child, iter(children(child))))
+                break
+        else:
+            stack.pop()
+            order.append(value)
+    return order
+
+
+@contextmanager
+def recursion_room(frames: int) -> Iterator[None]:
+    """
+    Let recursive IR printers (the CuTe printer expands an expression through
+    its operands) go `frames` deeper than the current limit, for this block.
+    The analyses themselves are iterative (`postorder`); on CPython >= 3.11
+    Python-to-Python calls do not use the C stack, so this is safe there.
+    """
+    old = sys.getrecursionlimit()
+    if frames > 100:
+        sys.setrecursionlimit(old + frames)
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(old)
+
+
+def _int_operands(value: SSAValue) -> tuple[SSAValue, ...]:
+    op = value.owner
+    if not isinstance(op, Operation):
+        return ()
+    return tuple(o for o in op.operands if isinstance(o.type, IntegerType))
+
+
 def index_arg_ranges(func: mask.FuncOp) -> dict[SSAValue, Range]:
     """Ranges of the four index arguments of `func` over the domain."""
     b, h, q, kv = func.index_args
@@ -120,6 +170,7 @@ class ValueRanges:
     func: mask.FuncOp
     ranges: dict[SSAValue, Range] = field(default_factory=dict)
     wrapping: set[Operation] = field(default_factory=set)
+    _priming: bool = field(default=False, init=False, repr=False)
 
     def __post_init__(self):
         self.ranges.update(index_arg_ranges(self.func))
@@ -136,6 +187,13 @@ class ValueRanges:
             return self.ranges[value]
         if not isinstance(value.type, IntegerType):
             raise ValueError(f"no range for a value of type {value.type}")
+        if not self._priming:  # operands first, iteratively (see `postorder`)
+            self._priming = True
+            try:
+                for v in postorder(value, _int_operands, self.ranges)[:-1]:
+                    self.of(v)
+            finally:
+                self._priming = False
         if isinstance(value, BlockArgument):
             r = type_range(value.type)
         else:
@@ -276,6 +334,7 @@ class LinearForms:
     dependent: set[SSAValue]
     lane: SSAValue | None
     forms: dict[SSAValue, Affine | None] = field(default_factory=dict)
+    _priming: bool = field(default=False, init=False, repr=False)
 
     @staticmethod
     def build(func: mask.FuncOp) -> LinearForms:
@@ -287,6 +346,13 @@ class LinearForms:
     def of(self, value: SSAValue) -> Affine | None:
         if value in self.forms:
             return self.forms[value]
+        if not self._priming:  # operands first, iteratively (see `postorder`)
+            self._priming = True
+            try:
+                for v in postorder(value, _int_operands, self.forms)[:-1]:
+                    self.of(v)
+            finally:
+                self._priming = False
         form = self._form(value)
         self.forms[value] = form
         return form

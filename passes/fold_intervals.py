@@ -30,7 +30,7 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.transforms.canonicalization_patterns.utils import const_evaluate_operand
-from xdsl.transforms.dead_code_elimination import region_dce
+from maskopt.passes.rewriting import dce as region_dce  # region_dce, fast on mask IR
 
 from maskopt.dialects import interval, mask
 from maskopt.passes.analysis import (
@@ -39,6 +39,7 @@ from maskopt.passes.analysis import (
     LinearForms,
     Range,
     describe,
+    postorder,
     type_range,
 )
 
@@ -83,6 +84,7 @@ class _Folder:
     memo: dict[SSAValue, Runs] = field(default_factory=dict)
     bounds: dict[tuple[SSAValue, int, int], SSAValue] = field(default_factory=dict)
     true: SSAValue | None = None
+    _priming: bool = False
 
     def __post_init__(self):
         self.forms = LinearForms.build(self.func)
@@ -194,9 +196,37 @@ class _Folder:
     def fold(self, value: SSAValue) -> Runs:
         if value in self.memo:
             return self.memo[value]
+        if not self._priming:
+            # The sub-values _fold folds, first, in the order it folds them,
+            # iteratively: deep and/or chains do not recurse (same results,
+            # same errors: the first NotFoldable in evaluation order).
+            self._priming = True
+            try:
+                for v in postorder(value, self._folded_operands, self.memo)[:-1]:
+                    self.fold(v)
+            finally:
+                self._priming = False
         runs = self._fold(value)
         self.memo[value] = runs
         return runs
+
+    def _folded_operands(self, value: SSAValue) -> tuple[SSAValue, ...]:
+        """The operands `_fold(value)` folds, in order."""
+        if value not in self.forms.dependent or const_evaluate_operand(value) is not None:
+            return ()
+        op = value.owner
+        match op:
+            case arith.AndIOp() | arith.OrIOp():
+                return (op.lhs, op.rhs)
+            case arith.XOrIOp():
+                for x, y in ((op.lhs, op.rhs), (op.rhs, op.lhs)):
+                    if const_evaluate_operand(y) not in (None, 0):
+                        return (x,)
+                return (op.lhs, op.rhs)
+            case arith.SelectOp() if op.cond not in self.forms.dependent:
+                return (op.lhs, op.rhs)
+            case _:
+                return ()
 
     def _fold(self, value: SSAValue) -> Runs:
         c = const_evaluate_operand(value)

@@ -36,7 +36,7 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.transforms.canonicalization_patterns.utils import const_evaluate_operand
-from xdsl.transforms.dead_code_elimination import region_dce
+from maskopt.passes.rewriting import dce as region_dce  # region_dce, fast on mask IR
 
 from maskopt.dialects import mask
 from maskopt.passes.analysis import Affine, LinearForms, Range, type_range

@@ -29,7 +29,10 @@ Definitions
   would in a long-running compile.
 - warm: the median of `--repeat` further calls on the same graph.
 - The figures per mask are medians; the summary takes the median over masks.
-  `gc.collect()` runs before every timed call.
+  `gc.collect()` runs before every timed call. The clock is the process's
+  CPU time (`time.process_time`): the machines this runs on are shared, and
+  wall time would count the time the process spends descheduled. (Both
+  tools run single-threaded Python here.)
 
 Scaling: generated FX graphs of about N call nodes in four families (a deep
 `&` chain of window comparisons, a balanced `|`/`&` tree, a long affine chain
@@ -62,9 +65,9 @@ def _time_call(fn: Callable[[], Any], setup: Callable[[], Any] | None = None) ->
     if setup is not None:
         setup()
     gc.collect()
-    t = time.perf_counter()
+    t = time.process_time()
     fn()
-    return time.perf_counter() - t
+    return time.process_time() - t
 
 
 def _ms(x: float | None) -> str:

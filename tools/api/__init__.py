@@ -75,6 +75,7 @@ def compile_mask(
 
     from maskopt.lowering.cute import keep_mask_exprs, print_cute_module
     from maskopt.lowering.fx_import import import_graph, import_mask_mod
+    from maskopt.passes.analysis import recursion_room
     from maskopt.passes.pipeline import PackMaskPass
     from xdsl.dialects.builtin import ModuleOp
 
@@ -90,14 +91,17 @@ def compile_mask(
     module.verify()
     func = module.ops.first
     out = io.StringIO()
-    print_cute_module(module, out)
     packed = func.is_packed  # type: ignore[union-attr]
+    # The CuTe printer expands expressions recursively through operands.
+    with recursion_room(8 * len(func.body.block.ops)):  # type: ignore[union-attr]
+        print_cute_module(module, out)
+        exprs = keep_mask_exprs(func) if packed else []  # type: ignore[arg-type]
     return CompiledMask(
         name=func_name,
         packed=packed,
         reason=None if packed else func.unpacked.data,  # type: ignore[union-attr]
         module=module,
         cute_source=out.getvalue(),
-        keep_mask_exprs=keep_mask_exprs(func) if packed else [],  # type: ignore[arg-type]
+        keep_mask_exprs=exprs,
         aux_tensors=aux_tensors,
     )
