@@ -43,7 +43,7 @@ from typing import IO
 
 from xdsl.context import Context
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import IntegerType, ModuleOp, TensorType
+from xdsl.dialects.builtin import IntegerType, ModuleOp, TensorType, i1, i32
 from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.transforms.canonicalization_patterns.utils import const_evaluate_operand
 from xdsl.utils.target import Target
@@ -54,6 +54,7 @@ from maskopt.passes.analysis import (
     WRAPPING_ARITH_OPS,
     ValueRanges,
     lane_dependent_values,
+    recursion_room,
 )
 
 LANES = 32
@@ -170,7 +171,7 @@ class _FunctionPrinter:
         return name
 
     def const(self, c: int, t) -> str:
-        if t == IntegerType(1):
+        if t == i1:
             return f"cutlass.Boolean({bool(c)})"
         return f"{ctype(t)}({c})"
 
@@ -211,7 +212,7 @@ class _FunctionPrinter:
                 a, b = e(op.lhs), e(op.rhs)
                 if pred >= 6:
                     a, b = f"cutlass.Uint32({a})", f"cutlass.Uint32({b})"
-                    if op.lhs.type != IntegerType(32):
+                    if op.lhs.type != i32:
                         raise CuteEmitError("unsigned comparison of a non-i32 value")
                 return f"({a} {_CMP[pred]} {b})"
             case arith.SelectOp():
@@ -219,12 +220,12 @@ class _FunctionPrinter:
             case arith.ExtSIOp():
                 return f"{ctype(op.result.type)}({e(op.input)})"
             case arith.ExtUIOp():
-                if op.input.type == IntegerType(1):
+                if op.input.type == i1:
                     t = ctype(op.result.type)
                     return f"({t}(1) if {e(op.input)} else {t}(0))"
                 raise CuteEmitError("zero extension of a non-bool value")
             case arith.TruncIOp():
-                if op.result.type == IntegerType(1):
+                if op.result.type == i1:
                     return f"(({e(op.input)} & {ctype(op.input.type)}(1)) != {ctype(op.input.type)}(0))"
                 return f"{ctype(op.result.type)}({e(op.input)})"
             case mask.LaneOp():
@@ -240,7 +241,7 @@ class _FunctionPrinter:
                 u, t = e(op.u), ctype(op.u.type)
                 bound = f"{-op.coeff_value} * {self.lane_expr} - {op.offset_value}"
                 worst = max(abs(op.coeff_value) * (LANES - 1) + abs(op.offset_value), 0)
-                if op.u.type == IntegerType(32) and worst >= 2**31:
+                if op.u.type == i32 and worst >= 2**31:
                     u, t = f"cutlass.Int64({u})", "cutlass.Int64"
                 return f"({u} {_LANE_CMP[op.predicate.data]} {t}({bound}))"
             case interval.RangeOp():
@@ -267,7 +268,7 @@ class _FunctionPrinter:
         t = op.results[0].type
         sym = _BINARY[type(op)]
         a, b = self.expr(lhs), self.expr(rhs)
-        if t == IntegerType(1):
+        if t == i1:
             return f"({a} {sym} {b})"
         lc, rc = const_evaluate_operand(lhs), const_evaluate_operand(rhs)
         if lc is not None and rc is not None:
@@ -280,7 +281,7 @@ class _FunctionPrinter:
             if d.lo <= 0 <= d.hi:
                 raise CuteEmitError(f"{op.name} by a value that may be zero")
         if self.ranges.may_wrap(op):
-            if isinstance(op, WIDENABLE_OPS) and t == IntegerType(32):
+            if isinstance(op, WIDENABLE_OPS) and t == i32:
                 return f"cutlass.Int32(cutlass.Int64({a}) {sym} cutlass.Int64({b}))"
             if not self.func.is_packed and isinstance(op, WRAPPING_ARITH_OPS):
                 # Per-lane code evaluates the user's predicate as written: an
@@ -328,7 +329,7 @@ class _FunctionPrinter:
         """`v` clipped to [0, 32] as Int32 (no clamp where ranges prove it)."""
         r = self.ranges.of(v)
         x = self.expr(v)
-        if v.type != IntegerType(32):
+        if v.type != i32:
             raise CuteEmitError("interval bounds must be i32")
         if r.lo < 0:
             x = f"max({x}, cutlass.Int32(0))"
@@ -398,7 +399,7 @@ class _FunctionPrinter:
         ctx = self.ctx
         func = self.func
         keep = func.yield_op.value
-        if keep.type != IntegerType(1):
+        if keep.type != i1:
             raise CuteEmitError("a per-lane function must yield i1")
         dependent = lane_dependent_values(func)
         kv = func.index_args[3]
@@ -464,7 +465,9 @@ def print_cute_module(module: ModuleOp, output: IO[str]) -> None:
         ctx.used = set()
         py_name = "mask_mod" if len(funcs) == 1 else ctx.fresh(func.sym_name.data)
         ctx.used.add(py_name)
-        _FunctionPrinter(func, ctx).print_function(py_name)
+        # expr() recurses through operands: give it room for deep functions.
+        with recursion_room(8 * len(func.body.block.ops)):
+            _FunctionPrinter(func, ctx).print_function(py_name)
 
 
 def keep_mask_exprs(func: mask.FuncOp) -> list[str]:
@@ -480,7 +483,8 @@ def keep_mask_exprs(func: mask.FuncOp) -> list[str]:
     assert isinstance(v.owner, interval.KeepWordOp)
     s = v.owner.set
     parts = s.owner.sets if isinstance(s.owner, interval.UnionOp) else (s,)
-    return [printer.expr(p) for p in parts]
+    with recursion_room(8 * len(func.body.block.ops)):
+        return [printer.expr(p) for p in parts]
 
 
 @dataclass(frozen=True)

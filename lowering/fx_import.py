@@ -175,6 +175,9 @@ class _Importer:
 
     def result_type(self, node: torch.fx.Node) -> IntegerType:
         dtype = node_dtype(node)
+        t = _DTYPES.get(dtype)  # type: ignore[arg-type]
+        if t is not None:  # the common case: no error message to format
+            return t
         if dtype is None:
             raise FXImportError(f"{self.where(node)}: `{node.format_node()}` has no dtype metadata")
         return element_type(dtype, f"{self.where(node)}: `{node.format_node()}`")

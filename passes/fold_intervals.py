@@ -38,6 +38,7 @@ from maskopt.passes.analysis import (
     WIDENABLE_OPS,
     LinearForms,
     Range,
+    ValueRanges,
     describe,
     postorder,
     type_range,
@@ -324,7 +325,7 @@ def fold_function(func: mask.FuncOp, max_intervals: int) -> str | None:
         region_dce(func.body)
         return str(e)
     word = folder.emit(runs)
-    reason = legalize_overflow(func, word)
+    reason = legalize_overflow(func, word, folder.forms.ranges)
     if reason is not None:
         region_dce(func.body)
         return reason
@@ -351,7 +352,9 @@ def _slice(value: SSAValue) -> list[Operation]:
     return [op for op in block.ops if op in seen]
 
 
-def legalize_overflow(func: mask.FuncOp, word: SSAValue) -> str | None:
+def legalize_overflow(
+    func: mask.FuncOp, word: SSAValue, ranges: ValueRanges | None = None
+) -> str | None:
     """
     Make the computation of `word` free of integer overflow on the domain:
     an i32 op whose exact result may leave i32 (so it wraps, like torch's
@@ -359,7 +362,9 @@ def legalize_overflow(func: mask.FuncOp, word: SSAValue) -> str | None:
     way without overflowing. An i64 op that may wrap, or a division whose
     divisor may be zero, cannot be emitted safely: return the reason.
     """
-    ranges = LinearForms.build(func).ranges
+    # fold_function passes its folder's ranges (still exact: folding only adds ops)
+    if ranges is None:
+        ranges = LinearForms.build(func).ranges
     for op in _slice(word):
         if isinstance(op, _DIVISIONS):
             d = ranges.of(op.operands[1])

@@ -223,6 +223,23 @@ class _CanonicalizeApplier(RewritePattern):
                 return
 
 
+class PatternApplier(RewritePattern):
+    """`GreedyRewritePatternApplier(patterns)` (dead ops erased first, no
+    folding, the first pattern that acts wins), with cached deadness."""
+
+    def __init__(self, patterns):
+        self.patterns = tuple(patterns)
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if is_trivially_dead(op):
+            rewriter.erase(op)
+            return
+        for pattern in self.patterns:
+            pattern.match_and_rewrite(op, rewriter)
+            if rewriter.has_done_action:
+                return
+
+
 def canonicalize(ctx: Context, op: builtin.ModuleOp) -> None:
     PatternRewriteWalker(_CanonicalizeApplier(ctx), post_walk_func=dce).rewrite_module(op)
 

@@ -9,10 +9,10 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import builtin
 from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWalker
+from xdsl.pattern_rewriter import PatternRewriteWalker
 
 from maskopt.passes.canonicalization_patterns.interval import ALL_PATTERNS
-from maskopt.passes.rewriting import cse, dce
+from maskopt.passes.rewriting import PatternApplier, cse, dce
 
 
 @dataclass(frozen=True)
@@ -24,7 +24,7 @@ class SimplifyIntervalsPass(ModulePass):
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
         cse(op)
         PatternRewriteWalker(
-            GreedyRewritePatternApplier(list(ALL_PATTERNS)),
+            PatternApplier(ALL_PATTERNS),
             post_walk_func=dce,
         ).rewrite_module(op)
         cse(op)

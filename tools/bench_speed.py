@@ -327,6 +327,10 @@ def _attempt(fn: Callable[[], Any], setup=None) -> tuple[float | None, str]:
         return None, type(e).__name__
 
 
+#: inductor is not run on the next size of a family once it took this long
+IND_SKIP_S = 3.0
+
+
 def bench_scaling(sizes: list[int], families: list[str] | None = None) -> list[dict]:
     ind = _Inductor()
     _warm_up(ind)
@@ -342,7 +346,12 @@ def bench_scaling(sizes: list[int], families: list[str] | None = None) -> list[d
             packed = None
             if mo is not None:
                 packed = _maskopt(gm).packed
-            nd, nd_err = _attempt(lambda: ind(gm), ind.setup)
+            prev = next((r for r in reversed(rows) if r["family"] == family), None)
+            if prev is not None and (prev["ind"] is None or prev["ind"] > IND_SKIP_S):
+                # inductor failed or took long at the previous size: not run again
+                nd, nd_err = None, "skipped" if prev["ind"] is not None else prev["ind_err"]
+            else:
+                nd, nd_err = _attempt(lambda: ind(gm), ind.setup)
             rows.append({
                 "family": family, "n": n, "nodes": nodes, "mo": mo, "mo_err": mo_err,
                 "ind": nd, "ind_err": nd_err, "packed": packed,
@@ -352,6 +361,7 @@ def bench_scaling(sizes: list[int], families: list[str] | None = None) -> list[d
 
 def print_scaling(rows: list[dict]) -> None:
     print("## Scaling: generated graphs (ms, one call after a warm-up call)\n")
+    print(f"inductor is skipped at the next size once it fails or takes over {IND_SKIP_S:g} s.\n")
     print("| family | call nodes | maskopt | maskopt us/node | growth vs previous size | packs | inductor |")
     print("|---|---:|---:|---:|---:|---|---:|")
     prev: dict[str, dict] = {}
@@ -366,6 +376,12 @@ def print_scaling(rows: list[dict]) -> None:
         packs = "-" if r["packed"] is None else ("y" if r["packed"] else "n")
         print(f"| {r['family']} | {r['nodes']} | {mo} | {per} | {growth} | {packs} | {nd} |")
         prev[r["family"]] = r
+    big = [r for r in rows if r["n"] == max(x["n"] for x in rows)]
+    if big:
+        worst = max(big, key=lambda r: float("inf") if r["mo"] is None else r["mo"])
+        t = "failed" if worst["mo"] is None else f"{worst['mo']:.2f} s"
+        print(f"\nLargest graphs (~{worst['n']} call nodes): slowest maskopt call {t} "
+              f"({worst['family']}); target < 2 s.")
     print()
 
 

@@ -75,7 +75,6 @@ def compile_mask(
 
     from maskopt.lowering.cute import keep_mask_exprs, print_cute_module
     from maskopt.lowering.fx_import import import_graph, import_mask_mod
-    from maskopt.passes.analysis import recursion_room
     from maskopt.passes.pipeline import PackMaskPass
     from xdsl.dialects.builtin import ModuleOp
 
@@ -92,10 +91,8 @@ def compile_mask(
     func = module.ops.first
     out = io.StringIO()
     packed = func.is_packed  # type: ignore[union-attr]
-    # The CuTe printer expands expressions recursively through operands.
-    with recursion_room(8 * len(func.body.block.ops)):  # type: ignore[union-attr]
-        print_cute_module(module, out)
-        exprs = keep_mask_exprs(func) if packed else []  # type: ignore[arg-type]
+    print_cute_module(module, out)
+    exprs = keep_mask_exprs(func) if packed else []  # type: ignore[arg-type]
     return CompiledMask(
         name=func_name,
         packed=packed,
