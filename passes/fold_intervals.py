@@ -59,9 +59,9 @@ class Run:
 
     def __and__(self, other: Run) -> Run:
         return Run(
-            tuple(dict.fromkeys(self.los + other.los)),
-            tuple(dict.fromkeys(self.his + other.his)),
-            tuple(dict.fromkeys(self.conds + other.conds)),
+            _merged(self.los, other.los),
+            _merged(self.his, other.his),
+            _merged(self.conds, other.conds),
         )
 
     def contradictory(self) -> bool:
@@ -70,6 +70,30 @@ class Run:
             if conds.setdefault(c, pol) != pol:
                 return True
         return False
+
+
+def _merged(a: tuple, b: tuple) -> tuple:
+    """
+    `tuple(dict.fromkeys(a + b))` for duplicate-free a and b (every Run
+    field is), without rehashing all of a when b adds one item: a deep `&`
+    chain grows one run item by item, which must not cost a hash per item
+    per step.
+    """
+    if not b:
+        return a
+    if not a:
+        return b
+    if len(b) == 1:
+        x = b[0]
+        # x in a, by identity (SSAValues compare by identity; a cond is a
+        # fresh (value, polarity) tuple), at C speed
+        found = (
+            any(c[0] is x[0] and c[1] == x[1] for c in a)
+            if isinstance(x, tuple)
+            else id(x) in map(id, a)
+        )
+        return a if found else a + b
+    return tuple(dict.fromkeys(a + b))
 
 
 #: A lane set as a union of runs. [] is empty, [Run()] is all lanes.
@@ -145,7 +169,8 @@ class _Folder:
 
     def check_size(self, runs: Runs, what: str) -> Runs:
         runs = [r for r in runs if not r.contradictory()]
-        runs = list(dict.fromkeys(runs))
+        if len(runs) > 1:  # (one run has nothing to deduplicate)
+            runs = list(dict.fromkeys(runs))
         if len(runs) > self.max_intervals:
             raise NotFoldable(
                 f"{len(runs)} ranges exceed max-intervals={self.max_intervals} "

@@ -265,8 +265,11 @@ def _one_line(e: BaseException) -> str:
 
 
 def main(args: Sequence[str] | None = None) -> int:
+    from maskopt import gc_paused
+
     try:
-        MaskOptMain(args).run()
+        with gc_paused():
+            MaskOptMain(args).run()
     except SystemExit:
         raise
     except KeyboardInterrupt:

@@ -141,3 +141,24 @@ def _stock_cse():
     from xdsl.transforms.common_subexpression_elimination import cse
 
     return cse
+
+
+def test_compile_pauses_gc_and_restores_its_state():
+    import gc
+
+    import maskopt
+
+    def causal(b, h, q_idx, kv_idx):
+        return q_idx >= kv_idx
+
+    assert gc.isenabled()
+    seen = []
+    with maskopt.gc_paused():
+        seen.append(gc.isenabled())
+    assert seen == [False] and gc.isenabled()
+    assert maskopt.compile_mask(causal).packed and gc.isenabled()
+    gc.disable()
+    try:
+        assert maskopt.compile_mask(causal).packed and not gc.isenabled()
+    finally:
+        gc.enable()

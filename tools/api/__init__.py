@@ -12,8 +12,10 @@ fold-intervals, simplify-intervals -> `interval` dialect -> CuTe target.
 
 from __future__ import annotations
 
+import gc
 import io
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -57,6 +59,26 @@ class CompiledMask:
         return out.getvalue()
 
 
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """
+    Pause Python's cyclic garbage collector for one compile, like a batch
+    compiler: the pipeline allocates many IR objects that live until the end
+    of the compile, and every young-generation collection would scan them
+    again (and, in a process that has imported torch, an occasional full
+    collection scans the whole heap). Garbage made meanwhile is collected at
+    the next collection after the compile; a collector that was already
+    disabled stays disabled.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 def compile_mask(
     mask_mod: Callable | Any,
     *,
@@ -71,6 +93,11 @@ def compile_mask(
     then evaluates the mask per lane), the IR, the CuTe module text and, when
     packed, one keep-mask expression per run.
     """
+    with gc_paused():
+        return _compile_mask(mask_mod, max_intervals=max_intervals, name=name)
+
+
+def _compile_mask(mask_mod: Callable | Any, *, max_intervals: int, name: str | None) -> CompiledMask:
     import torch.fx
 
     from maskopt.lowering.cute import keep_mask_exprs, print_cute_module
