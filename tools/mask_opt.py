@@ -80,7 +80,27 @@ def get_all_targets():
 
         return CuteTarget
 
-    return {"mlir": get_mlir, "cute": get_cute}
+    return {"mlir": get_mlir, "cute": get_cute} | _REGISTERED_TARGETS
+
+
+# Targets added at run time with `register_target` (`maskopt.register_target`).
+_REGISTERED_TARGETS: dict = {}
+
+
+def register_target(name: str, factory, *, replace: bool = False) -> None:
+    """Add a `-t` target: an xDSL `Target` class or a function returning it."""
+    from xdsl.utils.target import Target
+
+    if isinstance(factory, type):
+        if not issubclass(factory, Target):
+            raise TypeError(f"{factory.__name__} is not an xDSL Target")
+        cls = factory
+        factory = lambda: cls  # noqa: E731
+    elif not callable(factory):
+        raise TypeError(f"target factory for '{name}' is not callable")
+    if not replace and name in get_all_targets():
+        raise ValueError(f"a target named '{name}' is already registered")
+    _REGISTERED_TARGETS[name] = factory
 
 
 def split_python_spec(spec: str) -> tuple[str, str] | None:
