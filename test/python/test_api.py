@@ -240,3 +240,61 @@ def test_emitted_keep_mask_exprs_or_to_the_word():
     b, h, q, kv = _grid()
     got = cute_emulator.load_module(source).keep_words(b, h, q, kv)
     assert torch.equal(got, r.emulate().keep_words(b, h, q, kv))
+
+
+def test_mask_opt_cli_loads_plugins(tmp_path):
+    """A plugin module ($MASKOPT_PLUGINS or a `maskopt.plugins` entry point)
+    registers a pass and a target that the mask-opt command line uses."""
+    import os
+    import shutil
+
+    (tmp_path / "my_maskopt_plugin.py").write_text(
+        textwrap.dedent(
+            """\
+            import maskopt
+
+            def _pass():
+                from dataclasses import dataclass
+                from xdsl.passes import ModulePass
+
+                @dataclass(frozen=True)
+                class Nothing(ModulePass):
+                    name = "do-nothing"
+
+                    def apply(self, ctx, op):
+                        pass
+
+                return Nothing
+
+            def _target():
+                from dataclasses import dataclass
+                from xdsl.utils.target import Target
+
+                @dataclass(frozen=True)
+                class Count(Target):
+                    name = "count-funcs"
+
+                    def emit(self, ctx, module, output):
+                        print(len(list(module.ops)), file=output)
+
+                return Count
+
+            maskopt.register_pass("do-nothing", _pass)
+            maskopt.register_target("count-funcs", _target)
+            """
+        )
+    )
+    src = tmp_path / "causal.mlir"
+    src.write_text(CAUSAL_MLIR)
+    mask_opt = shutil.which("mask-opt", path=os.path.dirname(sys.executable))
+    env = dict(os.environ, MASKOPT_PLUGINS="my_maskopt_plugin", PYTHONPATH=str(tmp_path))
+    run = subprocess.run(
+        [mask_opt, str(src), "-p", "do-nothing,pack-mask", "-t", "count-funcs"],
+        env=env, capture_output=True, text=True,
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout == "1\n"
+    env["MASKOPT_PLUGINS"] = "no_such_plugin_module"
+    run = subprocess.run([mask_opt, str(src)], env=env, capture_output=True, text=True)
+    assert run.returncode == 1
+    assert run.stderr.startswith("mask-opt: error: plugin no_such_plugin_module: ModuleNotFoundError")
