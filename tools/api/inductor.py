@@ -221,6 +221,7 @@ def select_packed_mask_intervals(
         _log.warning("maskopt failed on a mask graph; using the per-lane path", exc_info=True)
         return None
     if not result.packed:
+        _perf_hint(result)
         return None
     func = result.module.ops.first
 
@@ -245,6 +246,17 @@ def select_packed_mask_intervals(
             scalar_args.append((arg, i))
     scalar_exprs = tuple(buffers[i] if is_scalar[i] else None for i in range(len(buffers)))
     return _elements(func, scalar_args, scalar_exprs, symbol_codes)
+
+
+def _perf_hint(result: Any) -> None:
+    """Say why the mask evaluates per lane, where inductor says it (TORCH_LOGS=perf_hints)."""
+    import torch._logging
+
+    log = torch._logging.getArtifactLogger(
+        "torch._inductor.kernel.flex.interval_mask_packing", "perf_hints"
+    )
+    for remark in result.remarks:
+        log.info("flex FLASH (maskopt): mask_mod evaluates per lane in partial blocks: %s", remark)
 
 
 def _compile(gm: Any):
