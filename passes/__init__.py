@@ -42,15 +42,15 @@ def register_pass(
 def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     """The curated passes of `mask-opt`, by name, and the registered ones."""
 
+    # xDSL's canonicalize and cse, through maskopt's fast drivers (the same
+    # rewrites; see maskopt.passes.rewriting).
     def get_canonicalize():
-        from xdsl.transforms.canonicalize import CanonicalizePass
+        from maskopt.passes.rewriting import CanonicalizePass
 
         return CanonicalizePass
 
     def get_cse():
-        from xdsl.transforms.common_subexpression_elimination import (
-            CommonSubexpressionElimination,
-        )
+        from maskopt.passes.rewriting import CommonSubexpressionElimination
 
         return CommonSubexpressionElimination
 
