@@ -50,6 +50,7 @@ from xdsl.utils.target import Target
 
 from maskopt.dialects import interval, mask
 from maskopt.passes.analysis import (
+    INT32_MAX,
     WIDENABLE_OPS,
     WRAPPING_ARITH_OPS,
     ValueRanges,
@@ -315,29 +316,42 @@ class _FunctionPrinter:
             return f"({r} + {d} if {r} > {t}(0) else {r})"
         return f"({r} + {d} if ({r} != {t}(0)) & (({r} < {t}(0)) != ({d} < {t}(0))) else {r})"
 
-    def clamp32(self, v: SSAValue) -> str:
-        """`v` clipped to [0, 32] as Int32 (no clamp where ranges prove it)."""
-        r = self.ranges.of(v)
-        x = self.expr(v)
-        if v.type != IntegerType(32):
-            raise CuteEmitError("interval bounds must be i32")
-        if r.lo < 0:
-            x = f"max({x}, cutlass.Int32(0))"
-        if r.hi > LANES:
-            x = f"min({x}, cutlass.Int32({LANES}))"
-        return x
-
     def range_word(self, op: interval.RangeOp) -> str:
-        lo_c, hi_c = const_evaluate_operand(op.lo), const_evaluate_operand(op.hi)
+        """
+        The keep word of [lo, hi): `shr(ONES, 32 - hi) & shl(ONES, lo)`, each
+        side only where the bound's value range does not already clip it,
+        with clamps only where value ranges do not prove them redundant. The
+        PTX shifts clamp amounts >= 32 (unsigned) themselves: a lower bound
+        needs no `min`, and `32 - hi` needs no `max` when it cannot overflow.
+        """
+        if op.lo.type != IntegerType(32):
+            raise CuteEmitError("interval bounds must be i32")
+        lo_r, hi_r = self.ranges.of(op.lo), self.ranges.of(op.hi)
+        if hi_r.hi <= 0 or lo_r.lo >= LANES or lo_r.lo >= hi_r.hi:
+            return "cutlass.Uint32(0)"
         parts = []
-        if hi_c is None or hi_c < LANES:
-            hi = self.clamp32(op.hi) if hi_c is None else f"cutlass.Int32({min(max(hi_c, 0), LANES)})"
-            parts.append(
-                f"utils.shr_u32({ONES}, cutlass.Uint32(cutlass.Int32({LANES}) - {hi}))"
-            )
-        if lo_c is None or lo_c > 0:
-            lo = self.clamp32(op.lo) if lo_c is None else f"cutlass.Int32({min(max(lo_c, 0), LANES)})"
-            parts.append(f"utils.shl_u32({ONES}, cutlass.Uint32({lo}))")
+        if hi_r.lo < LANES:
+            hc = const_evaluate_operand(op.hi)
+            if hc is not None:
+                amount = f"cutlass.Uint32({LANES - hc})"
+            else:
+                x = self.expr(op.hi)
+                if LANES - hi_r.lo > INT32_MAX:
+                    x = f"max({x}, cutlass.Int32(0))"
+                if hi_r.hi > LANES:
+                    x = f"min({x}, cutlass.Int32({LANES}))"
+                amount = f"cutlass.Uint32(cutlass.Int32({LANES}) - {x})"
+            parts.append(f"utils.shr_u32({ONES}, {amount})")
+        if lo_r.hi > 0:
+            lc = const_evaluate_operand(op.lo)
+            if lc is not None:
+                amount = f"cutlass.Uint32({lc})"
+            else:
+                x = self.expr(op.lo)
+                if lo_r.lo < 0:
+                    x = f"max({x}, cutlass.Int32(0))"
+                amount = f"cutlass.Uint32({x})"
+            parts.append(f"utils.shl_u32({ONES}, {amount})")
         if not parts:
             return ONES
         return parts[0] if len(parts) == 1 else f"({parts[0]} & {parts[1]})"

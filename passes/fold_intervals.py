@@ -21,7 +21,7 @@ function as it is, with the reason in its `unpacked` property.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from itertools import product
+from itertools import permutations, product
 
 from xdsl.context import Context
 from xdsl.dialects import arith, builtin
@@ -34,6 +34,7 @@ from xdsl.transforms.dead_code_elimination import region_dce
 
 from maskopt.dialects import interval, mask
 from maskopt.passes.analysis import (
+    INT32_MAX,
     LANES,
     WIDENABLE_OPS,
     LinearForms,
@@ -41,6 +42,10 @@ from maskopt.passes.analysis import (
     describe,
     type_range,
 )
+
+
+def _ceil_div(a: int, b: int) -> int:
+    return -((-a) // b)
 
 
 class NotFoldable(Exception):
@@ -96,47 +101,214 @@ class _Folder:
     def const(self, c: int, t: IntegerType = i32) -> SSAValue:
         return self._insert(arith.ConstantOp.from_int_and_width(c, t))
 
-    def bound(self, u: SSAValue, sign: int, k: int) -> SSAValue:
-        """An i32 value equal to `sign * u + k` wherever that lies in [0, 32]."""
-        key = (u, sign, k)
+    def bound(self, u: SSAValue, sign: int, k: int, side: str) -> SSAValue:
+        """
+        An i32 value equal to `sign * u + k` wherever that lies in [0, 32] and
+        on the same side of [0, 32] elsewhere (interval bounds clip), computed
+        without any i32 overflow.
+
+        `side` ("lo", "hi" or "both") says how the bound is used, for the cost
+        model: the CuTe target clamps a lower bound that may be negative and
+        an upper bound that may exceed 32 (PTX shifts clamp the other side
+        themselves), so a bound whose range is already on the right side of
+        0 / 32 saves that clamp. Among the forms that avoid overflow (the
+        value as it is; `u` clamped on one or both sides; the linear form of
+        `u` re-associated with some atoms clamped) the one with the fewest
+        clamps (i64 ops counting twice) is emitted.
+        """
+        key = (u, sign, k, side)
         if key in self.bounds:
             return self.bounds[key]
-        ranges = self.forms.ranges
-        r = ranges.of(u)
+        r = self.forms.ranges.of(u)
         exact = r.scale(sign) + Range.exact(k)
         assert isinstance(u.type, IntegerType)
         if exact.hi <= 0 or exact.lo >= LANES:
             v = self.const(0 if exact.hi <= 0 else LANES)
-            self.bounds[key] = v
-            return v
-        k_fits = Range.exact(k).within(type_range(i32))
-        if u.type == i32 and exact.within(type_range(i32)) and k_fits:
-            x = u
         else:
-            # Clamp u to the values for which sign * u + k lies in [0, 32]:
-            # outside them the bound is clipped to 0 or 32 anyway.
-            lo, hi = sorted(((0 - k) * sign, (LANES - k) * sign))
-            x = u
-            if r.lo < lo:
-                x = self._insert(arith.MaxSIOp(x, self.const(lo, u.type)))
-            if r.hi > hi:
-                x = self._insert(arith.MinSIOp(x, self.const(hi, u.type)))
-            if u.type != i32:
-                x = self._insert(arith.TruncIOp(x, i32))
-            if not k_fits:
-                # x is within 32 of -sign * k: add in i64, the sum fits i32.
-                wide = self._insert(arith.ExtSIOp(x, i64))
-                kv = self.const(k, i64)
-                op = arith.AddiOp(wide, kv) if sign == 1 else arith.SubiOp(kv, wide)
-                v = self._insert(arith.TruncIOp(self._insert(op), i32))
-                self.bounds[key] = v
-                return v
-        if sign == 1:
-            v = x if k == 0 else self._insert(arith.AddiOp(x, self.const(k)))
-        else:
-            v = self._insert(arith.SubiOp(self.const(k), x))
+            plans = self.clamped_plans(u, sign, k, side)
+            affine = self.affine_plan(u, sign, k, side)
+            if affine is not None:
+                plans.append(affine)
+            # Stable: on equal cost the clamped forms (listed first) win.
+            _, emit = min(plans, key=lambda p: p[0])
+            v = emit()
         self.bounds[key] = v
         return v
+
+    @staticmethod
+    def side_cost(side: str, r: Range) -> int:
+        """Clamps the CuTe target adds to use a bound of range `r` on `side`."""
+        cost = 0
+        if side in ("lo", "both") and r.lo < 0:
+            cost += 1
+        if side in ("hi", "both"):
+            cost += (r.hi > LANES) + (LANES - r.lo > INT32_MAX)
+        return cost
+
+    def clamped_plans(self, u: SSAValue, sign: int, k: int, side: str):
+        """`sign * u + k` with `u` clamped first on no, one or both sides."""
+        r = self.forms.ranges.of(u)
+        i32r = type_range(i32)
+        k_fits = Range.exact(k).within(i32r)
+        wide = 2 if u.type != i32 else 1
+        # Outside [lo, hi] the bound is clipped to 0 or 32 anyway.
+        lo, hi = sorted(((0 - k) * sign, (LANES - k) * sign))
+        plans = []
+        for need_lo, need_hi in ((False, False), (True, False), (False, True), (True, True)):
+            if (need_lo and r.lo >= lo) or (need_hi and r.hi <= hi):
+                continue
+            x = Range(max(r.lo, lo) if need_lo else r.lo, min(r.hi, hi) if need_hi else r.hi)
+            if k_fits:
+                result = x.scale(sign) + Range.exact(k)
+                if not x.within(i32r) or not result.within(i32r):
+                    continue
+            elif not (need_lo or r.lo >= lo) or not (need_hi or r.hi <= hi):
+                continue  # the i64 sum below needs x within 32 of -sign * k
+            else:
+                result = x.scale(sign) + Range.exact(k)
+            cost = wide * (need_lo + need_hi + (u.type != i32)) + self.side_cost(side, result)
+
+            def emit(need_lo=need_lo, need_hi=need_hi):
+                x = u
+                if need_lo:
+                    x = self._insert(arith.MaxSIOp(x, self.const(lo, u.type)))
+                if need_hi:
+                    x = self._insert(arith.MinSIOp(x, self.const(hi, u.type)))
+                if u.type != i32:
+                    x = self._insert(arith.TruncIOp(x, i32))
+                if not k_fits:
+                    # x is within 32 of -sign * k: add in i64, the sum fits i32.
+                    w = self._insert(arith.ExtSIOp(x, i64))
+                    kv = self.const(k, i64)
+                    op = arith.AddiOp(w, kv) if sign == 1 else arith.SubiOp(kv, w)
+                    return self._insert(arith.TruncIOp(self._insert(op), i32))
+                if sign == 1:
+                    return x if k == 0 else self._insert(arith.AddiOp(x, self.const(k)))
+                return self._insert(arith.SubiOp(self.const(k), x))
+
+            plans.append((cost, emit))
+        return plans
+
+    def affine_plan(self, u: SSAValue, sign: int, k: int, side: str):
+        """
+        `sign * u + k` from the linear form of `u`, summed in an order whose
+        partial sums fit i32, with the fewest atom clamps: an atom beyond the
+        values for which the bound can still lie in [0, 32] is clamped to that
+        limit, which keeps the bound on the same side.
+        """
+        form = self.forms.of(u)
+        if form is None or not form.terms or len(form.terms) > 3:
+            return None
+        if form.terms == ((u, 1),):
+            return None  # the clamped forms cover it
+        ranges = self.forms.ranges
+        terms = [(a, sign * c) for a, c in form.terms]
+        const = sign * form.const + k
+        if not all(isinstance(a.type, IntegerType) and a.type.width.data in (32, 64) for a, _ in terms):
+            return None
+        atom_ranges = [ranges.of(a) for a, _ in terms]
+        # Window of each atom: below/above it the atom alone puts the bound
+        # below 0 / above 32 whatever the other atoms are, so clamping it to
+        # the window leaves the clipped bound unchanged.
+        windows = []
+        for j, (_, d) in enumerate(terms):
+            rest = Range.exact(const)
+            for i, (_, di) in enumerate(terms):
+                if i != j:
+                    rest = rest + atom_ranges[i].scale(di)
+            if d > 0:  # d * a <= -rest.hi keeps T <= 0; d * a >= 32 - rest.lo, T >= 32
+                windows.append(((-rest.hi) // d, _ceil_div(LANES - rest.lo, d)))
+            else:
+                windows.append(((LANES - rest.lo) // d, _ceil_div(-rest.hi, d)))
+        best = None
+        n = len(terms)
+        for bits in range(1 << (2 * n)):
+            clamps, rs, cost, ok = [], [], 0, True
+            for j in range(n):
+                ar = atom_ranges[j]
+                lo_w, hi_w = windows[j]
+                lo_c, hi_c = bool(bits >> (2 * j) & 1), bool(bits >> (2 * j + 1) & 1)
+                if (lo_c and ar.lo >= lo_w) or (hi_c and ar.hi <= hi_w):
+                    ok = False  # a clamp that changes nothing
+                    break
+                nr = Range(max(ar.lo, lo_w) if lo_c else ar.lo, min(ar.hi, hi_w) if hi_c else ar.hi)
+                if not nr.within(type_range(i32)):
+                    ok = False
+                    break
+                clamps.append((lo_c, hi_c))
+                rs.append(nr)
+                cost += (lo_c + hi_c) * (2 if terms[j][0].type != i32 else 1)
+            if not ok:
+                continue
+            total = Range.exact(const)
+            for j in range(n):
+                total = total + rs[j].scale(terms[j][1])
+            cost += self.side_cost(side, total)
+            if best is not None and cost >= best[0]:
+                continue
+            order = self._sum_order(terms, rs, const)
+            if order is not None:
+                best = (cost, clamps, order)
+        if best is None:
+            return None
+        cost, clamps, order = best
+
+        def emit():
+            values: dict[int, SSAValue] = {}
+            for j, (a, _) in enumerate(terms):
+                x = a
+                lo_w, hi_w = windows[j]
+                if clamps[j][0]:
+                    x = self._insert(arith.MaxSIOp(x, self.const(lo_w, a.type)))
+                if clamps[j][1]:
+                    x = self._insert(arith.MinSIOp(x, self.const(hi_w, a.type)))
+                if x.type != i32:
+                    x = self._insert(arith.TruncIOp(x, i32))
+                values[j] = x
+            return self._emit_sum(order, terms, values, const)
+
+        return (cost, emit)
+
+    @staticmethod
+    def _sum_order(terms, rs, const) -> list[int] | None:
+        """An order of the terms (-1: the constant) whose partial sums fit i32."""
+        i32r = type_range(i32)
+        idx = list(range(len(terms))) + ([-1] if const else [])
+        for perm in permutations(idx):
+            acc: Range | None = None
+            ok = True
+            for t in perm:
+                tr = Range.exact(const) if t == -1 else rs[t].scale(terms[t][1])
+                if t != -1 and not tr.within(i32r):
+                    ok = False
+                    break
+                if acc is None and t != -1 and terms[t][1] < 0 and not rs[t].within(i32r):
+                    ok = False
+                    break
+                acc = tr if acc is None else acc + tr
+                if not acc.within(i32r):
+                    ok = False
+                    break
+            if ok:
+                return list(perm)
+        return None
+
+    def _emit_sum(self, order, terms, values, const) -> SSAValue:
+        acc: SSAValue | None = None
+        for t in order:
+            if t == -1:
+                c = self.const(const)
+                acc = c if acc is None else self._insert(arith.AddiOp(acc, c))
+                continue
+            x, d = values[t], terms[t][1]
+            if abs(d) != 1:
+                x = self._insert(arith.MuliOp(x, self.const(abs(d))))
+            if acc is None:
+                acc = x if d > 0 else self._insert(arith.SubiOp(self.const(0), x))
+            else:
+                acc = self._insert((arith.AddiOp if d > 0 else arith.SubiOp)(acc, x))
+        assert acc is not None
+        return acc
 
     # Folding --------------------------------------------------------------
 
@@ -176,12 +348,18 @@ class _Folder:
             )
         # With c = 1 the lanes kept are those of L <pred> -u; with c = -1, of
         # u <pred> L. `first` is the first lane of the boundary, `after` the
-        # lane past it.
+        # lane past it, each built for the side of the run it bounds.
         if c == 1:  # L <pred> -(u + k)
-            first, after = self.bound(u, -1, -k), self.bound(u, -1, 1 - k)
+            first_side = {"slt": "hi", "sge": "lo", "eq": "lo", "ne": "hi"}.get(pred)
+            after_side = {"sle": "hi", "sgt": "lo", "eq": "hi", "ne": "lo"}.get(pred)
+            first = self.bound(u, -1, -k, first_side) if first_side else None
+            after = self.bound(u, -1, 1 - k, after_side) if after_side else None
             below, above = {"slt": first, "sle": after}, {"sgt": after, "sge": first}
         else:  # u + k <pred> L
-            first, after = self.bound(u, 1, k), self.bound(u, 1, k + 1)
+            first_side = {"sgt": "hi", "sle": "lo", "eq": "lo", "ne": "hi"}.get(pred)
+            after_side = {"sge": "hi", "slt": "lo", "eq": "hi", "ne": "lo"}.get(pred)
+            first = self.bound(u, 1, k, first_side) if first_side else None
+            after = self.bound(u, 1, k + 1, after_side) if after_side else None
             below, above = {"sgt": first, "sge": after}, {"slt": after, "sle": first}
         if pred in below:
             return [Run(his=(below[pred],))]
