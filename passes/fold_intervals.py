@@ -34,7 +34,6 @@ from xdsl.transforms.dead_code_elimination import region_dce
 
 from maskopt.dialects import interval, mask
 from maskopt.passes.analysis import (
-    INT32_MAX,
     LANES,
     WIDENABLE_OPS,
     LinearForms,
@@ -108,10 +107,8 @@ class _Folder:
         without any i32 overflow.
 
         `side` ("lo", "hi" or "both") says how the bound is used, for the cost
-        model: the CuTe target clamps a lower bound that may be negative and
-        an upper bound that may exceed 32 (PTX shifts clamp the other side
-        themselves), so a bound whose range is already on the right side of
-        0 / 32 saves that clamp. Among the forms that avoid overflow (the
+        model (`side_cost`): a bound whose range is already >= 0 saves the
+        CuTe target a clamp. Among the forms that avoid overflow (the
         value as it is; `u` clamped on one or both sides; the linear form of
         `u` re-associated with some atoms clamped) the one with the fewest
         clamps (i64 ops counting twice) is emitted.
@@ -137,13 +134,12 @@ class _Folder:
 
     @staticmethod
     def side_cost(side: str, r: Range) -> int:
-        """Clamps the CuTe target adds to use a bound of range `r` on `side`."""
-        cost = 0
-        if side in ("lo", "both") and r.lo < 0:
-            cost += 1
-        if side in ("hi", "both"):
-            cost += (r.hi > LANES) + (LANES - r.lo > INT32_MAX)
-        return cost
+        """
+        Clamps the CuTe target adds to use a bound of range `r` on `side`:
+        it clamps a bound that may be negative (PTX `bmsk.clamp` and the
+        shifts clip values >= 32 themselves, as unsigned amounts).
+        """
+        return (r.lo < 0) * (2 if side == "both" else 1)
 
     def clamped_plans(self, u: SSAValue, sign: int, k: int, side: str):
         """`sign * u + k` with `u` clamped first on no, one or both sides."""
