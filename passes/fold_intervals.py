@@ -270,7 +270,9 @@ class _Folder:
         """An order of the terms (-1: the constant) whose partial sums fit i32."""
         i32r = type_range(i32)
         idx = list(range(len(terms))) + ([-1] if const else [])
-        for perm in permutations(idx):
+        # Orders starting with a positive term first: no `0 - x` to emit.
+        perms = sorted(permutations(idx), key=lambda p: p[0] != -1 and terms[p[0]][1] < 0)
+        for perm in perms:
             acc: Range | None = None
             ok = True
             for t in perm:

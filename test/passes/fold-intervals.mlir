@@ -3,13 +3,17 @@
 
 // fold-intervals on hand-written lane-affine input: the i1 keep value of a
 // windowed function becomes a union of lane runs and the function yields
-// its keep word. Bounds are clamped so that no i32 op can overflow; the
-// clipped bound is unchanged.
+// its keep word. A bound that could overflow i32 is clamped, on the sides
+// where it overflows only (or re-associated from its linear form with an
+// atom clamped), which leaves the clipped bound unchanged; among such forms
+// the one needing the fewest clamps, counting the clamp the CuTe target adds
+// to a bound that may be negative, is chosen.
 //
 // With coefficient +1, `L + u <pred> 0` keeps L <pred> -u; with -1,
 // `-L + u <pred> 0` keeps u <pred> L.
 
-// L < -u: the run [0, -u), -u clamped into [0, 32].
+// L < -u: the run [0, -u); 0 - u overflows only for u = -2^31, so u is
+// clamped from below only.
 mask.func @slt_plus window {
 ^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %s : tensor<2xi32>):
   %u = mask.load %s[%b] : tensor<2xi32>[i32] -> i32
@@ -23,12 +27,10 @@ mask.func @slt_plus window {
 // CHECK-NEXT:    %[[V0:.*]] = arith.constant -32 : i32
 // CHECK-NEXT:    %[[V1:.*]] = arith.maxsi %[[U]], %[[V0]] : i32
 // CHECK-NEXT:    %[[V2:.*]] = arith.constant 0 : i32
-// CHECK-NEXT:    %[[V3:.*]] = arith.minsi %[[V1]], %[[V2]] : i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.subi %[[V2]], %[[V1]] : i32
 // CHECK-NEXT:    %[[V4:.*]] = arith.constant 0 : i32
-// CHECK-NEXT:    %[[V5:.*]] = arith.subi %[[V4]], %[[V3]] : i32
-// CHECK-NEXT:    %[[V6:.*]] = arith.constant 0 : i32
-// CHECK-NEXT:    %[[V7:.*]] = interval.range %[[V6]], %[[V5]] : i32
-// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V7]] : i32
+// CHECK-NEXT:    %[[V5:.*]] = interval.range %[[V4]], %[[V3]] : i32
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V5]] : i32
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
@@ -43,15 +45,13 @@ mask.func @slt_minus window {
 // CHECK-LABEL: mask.func @slt_minus window {
 // CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32, %[[S:.*]]: tensor<2xi32>):
 // CHECK-NEXT:    %[[U:.*]] = mask.load %[[S]][%[[B]]] : tensor<2xi32>[i32] -> i32
-// CHECK-NEXT:    %[[V0:.*]] = arith.constant -1 : i32
-// CHECK-NEXT:    %[[V1:.*]] = arith.maxsi %[[U]], %[[V0]] : i32
-// CHECK-NEXT:    %[[V2:.*]] = arith.constant 31 : i32
-// CHECK-NEXT:    %[[V3:.*]] = arith.minsi %[[V1]], %[[V2]] : i32
-// CHECK-NEXT:    %[[V4:.*]] = arith.constant 1 : i32
-// CHECK-NEXT:    %[[V5:.*]] = arith.addi %[[V3]], %[[V4]] : i32
-// CHECK-NEXT:    %[[V6:.*]] = arith.constant 32 : i32
-// CHECK-NEXT:    %[[V7:.*]] = interval.range %[[V5]], %[[V6]] : i32
-// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V7]] : i32
+// CHECK-NEXT:    %[[V0:.*]] = arith.constant 31 : i32
+// CHECK-NEXT:    %[[V1:.*]] = arith.minsi %[[U]], %[[V0]] : i32
+// CHECK-NEXT:    %[[V2:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.addi %[[V1]], %[[V2]] : i32
+// CHECK-NEXT:    %[[V4:.*]] = arith.constant 32 : i32
+// CHECK-NEXT:    %[[V5:.*]] = interval.range %[[V3]], %[[V4]] : i32
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V5]] : i32
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
@@ -69,12 +69,10 @@ mask.func @sle_plus window {
 // CHECK-NEXT:    %[[V0:.*]] = arith.constant -31 : i32
 // CHECK-NEXT:    %[[V1:.*]] = arith.maxsi %[[U]], %[[V0]] : i32
 // CHECK-NEXT:    %[[V2:.*]] = arith.constant 1 : i32
-// CHECK-NEXT:    %[[V3:.*]] = arith.minsi %[[V1]], %[[V2]] : i32
-// CHECK-NEXT:    %[[V4:.*]] = arith.constant 1 : i32
-// CHECK-NEXT:    %[[V5:.*]] = arith.subi %[[V4]], %[[V3]] : i32
-// CHECK-NEXT:    %[[V6:.*]] = arith.constant 0 : i32
-// CHECK-NEXT:    %[[V7:.*]] = interval.range %[[V6]], %[[V5]] : i32
-// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V7]] : i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.subi %[[V2]], %[[V1]] : i32
+// CHECK-NEXT:    %[[V4:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V5:.*]] = interval.range %[[V4]], %[[V3]] : i32
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V5]] : i32
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
@@ -109,12 +107,10 @@ mask.func @sgt_plus window {
 // CHECK-NEXT:    %[[V0:.*]] = arith.constant -31 : i32
 // CHECK-NEXT:    %[[V1:.*]] = arith.maxsi %[[U]], %[[V0]] : i32
 // CHECK-NEXT:    %[[V2:.*]] = arith.constant 1 : i32
-// CHECK-NEXT:    %[[V3:.*]] = arith.minsi %[[V1]], %[[V2]] : i32
-// CHECK-NEXT:    %[[V4:.*]] = arith.constant 1 : i32
-// CHECK-NEXT:    %[[V5:.*]] = arith.subi %[[V4]], %[[V3]] : i32
-// CHECK-NEXT:    %[[V6:.*]] = arith.constant 32 : i32
-// CHECK-NEXT:    %[[V7:.*]] = interval.range %[[V5]], %[[V6]] : i32
-// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V7]] : i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.subi %[[V2]], %[[V1]] : i32
+// CHECK-NEXT:    %[[V4:.*]] = arith.constant 32 : i32
+// CHECK-NEXT:    %[[V5:.*]] = interval.range %[[V3]], %[[V4]] : i32
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V5]] : i32
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
@@ -149,12 +145,10 @@ mask.func @sge_plus window {
 // CHECK-NEXT:    %[[V0:.*]] = arith.constant -32 : i32
 // CHECK-NEXT:    %[[V1:.*]] = arith.maxsi %[[U]], %[[V0]] : i32
 // CHECK-NEXT:    %[[V2:.*]] = arith.constant 0 : i32
-// CHECK-NEXT:    %[[V3:.*]] = arith.minsi %[[V1]], %[[V2]] : i32
-// CHECK-NEXT:    %[[V4:.*]] = arith.constant 0 : i32
-// CHECK-NEXT:    %[[V5:.*]] = arith.subi %[[V4]], %[[V3]] : i32
-// CHECK-NEXT:    %[[V6:.*]] = arith.constant 32 : i32
-// CHECK-NEXT:    %[[V7:.*]] = interval.range %[[V5]], %[[V6]] : i32
-// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V7]] : i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.subi %[[V2]], %[[V1]] : i32
+// CHECK-NEXT:    %[[V4:.*]] = arith.constant 32 : i32
+// CHECK-NEXT:    %[[V5:.*]] = interval.range %[[V3]], %[[V4]] : i32
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V5]] : i32
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
@@ -169,15 +163,13 @@ mask.func @sge_minus window {
 // CHECK-LABEL: mask.func @sge_minus window {
 // CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32, %[[S:.*]]: tensor<2xi32>):
 // CHECK-NEXT:    %[[U:.*]] = mask.load %[[S]][%[[B]]] : tensor<2xi32>[i32] -> i32
-// CHECK-NEXT:    %[[V0:.*]] = arith.constant -1 : i32
-// CHECK-NEXT:    %[[V1:.*]] = arith.maxsi %[[U]], %[[V0]] : i32
-// CHECK-NEXT:    %[[V2:.*]] = arith.constant 31 : i32
-// CHECK-NEXT:    %[[V3:.*]] = arith.minsi %[[V1]], %[[V2]] : i32
-// CHECK-NEXT:    %[[V4:.*]] = arith.constant 1 : i32
-// CHECK-NEXT:    %[[V5:.*]] = arith.addi %[[V3]], %[[V4]] : i32
-// CHECK-NEXT:    %[[V6:.*]] = arith.constant 0 : i32
-// CHECK-NEXT:    %[[V7:.*]] = interval.range %[[V6]], %[[V5]] : i32
-// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V7]] : i32
+// CHECK-NEXT:    %[[V0:.*]] = arith.constant 31 : i32
+// CHECK-NEXT:    %[[V1:.*]] = arith.minsi %[[U]], %[[V0]] : i32
+// CHECK-NEXT:    %[[V2:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.addi %[[V1]], %[[V2]] : i32
+// CHECK-NEXT:    %[[V4:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V5:.*]] = interval.range %[[V4]], %[[V3]] : i32
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V5]] : i32
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
@@ -195,17 +187,13 @@ mask.func @eq_plus window {
 // CHECK-NEXT:    %[[V0:.*]] = arith.constant -32 : i32
 // CHECK-NEXT:    %[[V1:.*]] = arith.maxsi %[[U]], %[[V0]] : i32
 // CHECK-NEXT:    %[[V2:.*]] = arith.constant 0 : i32
-// CHECK-NEXT:    %[[V3:.*]] = arith.minsi %[[V1]], %[[V2]] : i32
-// CHECK-NEXT:    %[[V4:.*]] = arith.constant 0 : i32
-// CHECK-NEXT:    %[[V5:.*]] = arith.subi %[[V4]], %[[V3]] : i32
-// CHECK-NEXT:    %[[V6:.*]] = arith.constant -31 : i32
-// CHECK-NEXT:    %[[V7:.*]] = arith.maxsi %[[U]], %[[V6]] : i32
-// CHECK-NEXT:    %[[V8:.*]] = arith.constant 1 : i32
-// CHECK-NEXT:    %[[V9:.*]] = arith.minsi %[[V7]], %[[V8]] : i32
-// CHECK-NEXT:    %[[V10:.*]] = arith.constant 1 : i32
-// CHECK-NEXT:    %[[V11:.*]] = arith.subi %[[V10]], %[[V9]] : i32
-// CHECK-NEXT:    %[[V12:.*]] = interval.range %[[V5]], %[[V11]] : i32
-// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V12]] : i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.subi %[[V2]], %[[V1]] : i32
+// CHECK-NEXT:    %[[V4:.*]] = arith.constant -31 : i32
+// CHECK-NEXT:    %[[V5:.*]] = arith.maxsi %[[U]], %[[V4]] : i32
+// CHECK-NEXT:    %[[V6:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:    %[[V7:.*]] = arith.subi %[[V6]], %[[V5]] : i32
+// CHECK-NEXT:    %[[V8:.*]] = interval.range %[[V3]], %[[V7]] : i32
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V8]] : i32
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
@@ -220,14 +208,12 @@ mask.func @eq_minus window {
 // CHECK-LABEL: mask.func @eq_minus window {
 // CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32, %[[S:.*]]: tensor<2xi32>):
 // CHECK-NEXT:    %[[U:.*]] = mask.load %[[S]][%[[B]]] : tensor<2xi32>[i32] -> i32
-// CHECK-NEXT:    %[[V0:.*]] = arith.constant -1 : i32
-// CHECK-NEXT:    %[[V1:.*]] = arith.maxsi %[[U]], %[[V0]] : i32
-// CHECK-NEXT:    %[[V2:.*]] = arith.constant 31 : i32
-// CHECK-NEXT:    %[[V3:.*]] = arith.minsi %[[V1]], %[[V2]] : i32
-// CHECK-NEXT:    %[[V4:.*]] = arith.constant 1 : i32
-// CHECK-NEXT:    %[[V5:.*]] = arith.addi %[[V3]], %[[V4]] : i32
-// CHECK-NEXT:    %[[V6:.*]] = interval.range %[[U]], %[[V5]] : i32
-// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V6]] : i32
+// CHECK-NEXT:    %[[V0:.*]] = arith.constant 31 : i32
+// CHECK-NEXT:    %[[V1:.*]] = arith.minsi %[[U]], %[[V0]] : i32
+// CHECK-NEXT:    %[[V2:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.addi %[[V1]], %[[V2]] : i32
+// CHECK-NEXT:    %[[V4:.*]] = interval.range %[[U]], %[[V3]] : i32
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V4]] : i32
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
@@ -245,21 +231,17 @@ mask.func @ne_plus window {
 // CHECK-NEXT:    %[[V0:.*]] = arith.constant -32 : i32
 // CHECK-NEXT:    %[[V1:.*]] = arith.maxsi %[[U]], %[[V0]] : i32
 // CHECK-NEXT:    %[[V2:.*]] = arith.constant 0 : i32
-// CHECK-NEXT:    %[[V3:.*]] = arith.minsi %[[V1]], %[[V2]] : i32
-// CHECK-NEXT:    %[[V4:.*]] = arith.constant 0 : i32
-// CHECK-NEXT:    %[[V5:.*]] = arith.subi %[[V4]], %[[V3]] : i32
-// CHECK-NEXT:    %[[V6:.*]] = arith.constant -31 : i32
-// CHECK-NEXT:    %[[V7:.*]] = arith.maxsi %[[U]], %[[V6]] : i32
-// CHECK-NEXT:    %[[V8:.*]] = arith.constant 1 : i32
-// CHECK-NEXT:    %[[V9:.*]] = arith.minsi %[[V7]], %[[V8]] : i32
-// CHECK-NEXT:    %[[V10:.*]] = arith.constant 1 : i32
-// CHECK-NEXT:    %[[V11:.*]] = arith.subi %[[V10]], %[[V9]] : i32
-// CHECK-NEXT:    %[[V12:.*]] = arith.constant 0 : i32
-// CHECK-NEXT:    %[[V13:.*]] = interval.range %[[V12]], %[[V5]] : i32
-// CHECK-NEXT:    %[[V14:.*]] = arith.constant 32 : i32
-// CHECK-NEXT:    %[[V15:.*]] = interval.range %[[V11]], %[[V14]] : i32
-// CHECK-NEXT:    %[[V16:.*]] = interval.union %[[V13]], %[[V15]]
-// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V16]] : i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.subi %[[V2]], %[[V1]] : i32
+// CHECK-NEXT:    %[[V4:.*]] = arith.constant -31 : i32
+// CHECK-NEXT:    %[[V5:.*]] = arith.maxsi %[[U]], %[[V4]] : i32
+// CHECK-NEXT:    %[[V6:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:    %[[V7:.*]] = arith.subi %[[V6]], %[[V5]] : i32
+// CHECK-NEXT:    %[[V8:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V9:.*]] = interval.range %[[V8]], %[[V3]] : i32
+// CHECK-NEXT:    %[[V10:.*]] = arith.constant 32 : i32
+// CHECK-NEXT:    %[[V11:.*]] = interval.range %[[V7]], %[[V10]] : i32
+// CHECK-NEXT:    %[[V12:.*]] = interval.union %[[V9]], %[[V11]]
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V12]] : i32
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
@@ -274,18 +256,16 @@ mask.func @ne_minus window {
 // CHECK-LABEL: mask.func @ne_minus window {
 // CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32, %[[S:.*]]: tensor<2xi32>):
 // CHECK-NEXT:    %[[U:.*]] = mask.load %[[S]][%[[B]]] : tensor<2xi32>[i32] -> i32
-// CHECK-NEXT:    %[[V0:.*]] = arith.constant -1 : i32
-// CHECK-NEXT:    %[[V1:.*]] = arith.maxsi %[[U]], %[[V0]] : i32
-// CHECK-NEXT:    %[[V2:.*]] = arith.constant 31 : i32
-// CHECK-NEXT:    %[[V3:.*]] = arith.minsi %[[V1]], %[[V2]] : i32
-// CHECK-NEXT:    %[[V4:.*]] = arith.constant 1 : i32
-// CHECK-NEXT:    %[[V5:.*]] = arith.addi %[[V3]], %[[V4]] : i32
-// CHECK-NEXT:    %[[V6:.*]] = arith.constant 0 : i32
-// CHECK-NEXT:    %[[V7:.*]] = interval.range %[[V6]], %[[U]] : i32
-// CHECK-NEXT:    %[[V8:.*]] = arith.constant 32 : i32
-// CHECK-NEXT:    %[[V9:.*]] = interval.range %[[V5]], %[[V8]] : i32
-// CHECK-NEXT:    %[[V10:.*]] = interval.union %[[V7]], %[[V9]]
-// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V10]] : i32
+// CHECK-NEXT:    %[[V0:.*]] = arith.constant 31 : i32
+// CHECK-NEXT:    %[[V1:.*]] = arith.minsi %[[U]], %[[V0]] : i32
+// CHECK-NEXT:    %[[V2:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.addi %[[V1]], %[[V2]] : i32
+// CHECK-NEXT:    %[[V4:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V5:.*]] = interval.range %[[V4]], %[[U]] : i32
+// CHECK-NEXT:    %[[V6:.*]] = arith.constant 32 : i32
+// CHECK-NEXT:    %[[V7:.*]] = interval.range %[[V3]], %[[V6]] : i32
+// CHECK-NEXT:    %[[V8:.*]] = interval.union %[[V5]], %[[V7]]
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V8]] : i32
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
@@ -303,20 +283,16 @@ mask.func @and window {
 // CHECK-LABEL: mask.func @and window {
 // CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
 // CHECK-NEXT:    %[[D:.*]] = arith.subi %[[Q]], %[[KV]] : i32
-// CHECK-NEXT:    %[[V0:.*]] = arith.constant -1 : i32
-// CHECK-NEXT:    %[[V1:.*]] = arith.maxsi %[[D]], %[[V0]] : i32
-// CHECK-NEXT:    %[[V2:.*]] = arith.constant 31 : i32
-// CHECK-NEXT:    %[[V3:.*]] = arith.minsi %[[V1]], %[[V2]] : i32
-// CHECK-NEXT:    %[[V4:.*]] = arith.constant 1 : i32
-// CHECK-NEXT:    %[[V5:.*]] = arith.addi %[[V3]], %[[V4]] : i32
-// CHECK-NEXT:    %[[V6:.*]] = arith.constant 256 : i32
-// CHECK-NEXT:    %[[V7:.*]] = arith.maxsi %[[D]], %[[V6]] : i32
-// CHECK-NEXT:    %[[V8:.*]] = arith.constant 288 : i32
-// CHECK-NEXT:    %[[V9:.*]] = arith.minsi %[[V7]], %[[V8]] : i32
-// CHECK-NEXT:    %[[V10:.*]] = arith.constant -256 : i32
-// CHECK-NEXT:    %[[V11:.*]] = arith.addi %[[V9]], %[[V10]] : i32
-// CHECK-NEXT:    %[[V12:.*]] = interval.range %[[V11]], %[[V5]] : i32
-// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V12]] : i32
+// CHECK-NEXT:    %[[V0:.*]] = arith.constant 31 : i32
+// CHECK-NEXT:    %[[V1:.*]] = arith.minsi %[[D]], %[[V0]] : i32
+// CHECK-NEXT:    %[[V2:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.addi %[[V1]], %[[V2]] : i32
+// CHECK-NEXT:    %[[V4:.*]] = arith.constant 256 : i32
+// CHECK-NEXT:    %[[V5:.*]] = arith.maxsi %[[D]], %[[V4]] : i32
+// CHECK-NEXT:    %[[V6:.*]] = arith.constant -256 : i32
+// CHECK-NEXT:    %[[V7:.*]] = arith.addi %[[V5]], %[[V6]] : i32
+// CHECK-NEXT:    %[[V8:.*]] = interval.range %[[V7]], %[[V3]] : i32
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V8]] : i32
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
@@ -338,18 +314,16 @@ mask.func @and_two_his window {
 // CHECK-LABEL: mask.func @and_two_his window {
 // CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
 // CHECK-NEXT:    %[[D:.*]] = arith.subi %[[Q]], %[[KV]] : i32
-// CHECK-NEXT:    %[[V0:.*]] = arith.constant -1 : i32
-// CHECK-NEXT:    %[[V1:.*]] = arith.maxsi %[[D]], %[[V0]] : i32
-// CHECK-NEXT:    %[[V2:.*]] = arith.constant 31 : i32
-// CHECK-NEXT:    %[[V3:.*]] = arith.minsi %[[V1]], %[[V2]] : i32
-// CHECK-NEXT:    %[[V4:.*]] = arith.constant 1 : i32
-// CHECK-NEXT:    %[[V5:.*]] = arith.addi %[[V3]], %[[V4]] : i32
-// CHECK-NEXT:    %[[V6:.*]] = arith.constant 128 : i32
-// CHECK-NEXT:    %[[V7:.*]] = arith.subi %[[V6]], %[[KV]] : i32
-// CHECK-NEXT:    %[[V8:.*]] = arith.constant 0 : i32
-// CHECK-NEXT:    %[[V9:.*]] = arith.minsi %[[V5]], %[[V7]] : i32
-// CHECK-NEXT:    %[[V10:.*]] = interval.range %[[V8]], %[[V9]] : i32
-// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V10]] : i32
+// CHECK-NEXT:    %[[V0:.*]] = arith.constant 31 : i32
+// CHECK-NEXT:    %[[V1:.*]] = arith.minsi %[[D]], %[[V0]] : i32
+// CHECK-NEXT:    %[[V2:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.addi %[[V1]], %[[V2]] : i32
+// CHECK-NEXT:    %[[V4:.*]] = arith.constant 128 : i32
+// CHECK-NEXT:    %[[V5:.*]] = arith.subi %[[V4]], %[[KV]] : i32
+// CHECK-NEXT:    %[[V6:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V7:.*]] = arith.minsi %[[V3]], %[[V5]] : i32
+// CHECK-NEXT:    %[[V8:.*]] = interval.range %[[V6]], %[[V7]] : i32
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V8]] : i32
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
@@ -368,18 +342,16 @@ mask.func @or window {
 // CHECK-NEXT:    %[[D:.*]] = arith.subi %[[Q]], %[[KV]] : i32
 // CHECK-NEXT:    %[[V0:.*]] = arith.constant 128 : i32
 // CHECK-NEXT:    %[[V1:.*]] = arith.subi %[[V0]], %[[KV]] : i32
-// CHECK-NEXT:    %[[V2:.*]] = arith.constant -1 : i32
-// CHECK-NEXT:    %[[V3:.*]] = arith.maxsi %[[D]], %[[V2]] : i32
-// CHECK-NEXT:    %[[V4:.*]] = arith.constant 31 : i32
-// CHECK-NEXT:    %[[V5:.*]] = arith.minsi %[[V3]], %[[V4]] : i32
-// CHECK-NEXT:    %[[V6:.*]] = arith.constant 1 : i32
-// CHECK-NEXT:    %[[V7:.*]] = arith.addi %[[V5]], %[[V6]] : i32
+// CHECK-NEXT:    %[[V2:.*]] = arith.constant 31 : i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.minsi %[[D]], %[[V2]] : i32
+// CHECK-NEXT:    %[[V4:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:    %[[V5:.*]] = arith.addi %[[V3]], %[[V4]] : i32
+// CHECK-NEXT:    %[[V6:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V7:.*]] = interval.range %[[V6]], %[[V1]] : i32
 // CHECK-NEXT:    %[[V8:.*]] = arith.constant 0 : i32
-// CHECK-NEXT:    %[[V9:.*]] = interval.range %[[V8]], %[[V1]] : i32
-// CHECK-NEXT:    %[[V10:.*]] = arith.constant 0 : i32
-// CHECK-NEXT:    %[[V11:.*]] = interval.range %[[V10]], %[[V7]] : i32
-// CHECK-NEXT:    %[[V12:.*]] = interval.union %[[V9]], %[[V11]]
-// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V12]] : i32
+// CHECK-NEXT:    %[[V9:.*]] = interval.range %[[V8]], %[[V5]] : i32
+// CHECK-NEXT:    %[[V10:.*]] = interval.union %[[V7]], %[[V9]]
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V10]] : i32
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
@@ -405,15 +377,13 @@ mask.func @not window {
 // CHECK-LABEL: mask.func @not window {
 // CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
 // CHECK-NEXT:    %[[D:.*]] = arith.subi %[[Q]], %[[KV]] : i32
-// CHECK-NEXT:    %[[V0:.*]] = arith.constant -1 : i32
-// CHECK-NEXT:    %[[V1:.*]] = arith.maxsi %[[D]], %[[V0]] : i32
-// CHECK-NEXT:    %[[V2:.*]] = arith.constant 31 : i32
-// CHECK-NEXT:    %[[V3:.*]] = arith.minsi %[[V1]], %[[V2]] : i32
-// CHECK-NEXT:    %[[V4:.*]] = arith.constant 1 : i32
-// CHECK-NEXT:    %[[V5:.*]] = arith.addi %[[V3]], %[[V4]] : i32
-// CHECK-NEXT:    %[[V6:.*]] = arith.constant 32 : i32
-// CHECK-NEXT:    %[[V7:.*]] = interval.range %[[V5]], %[[V6]] : i32
-// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V7]] : i32
+// CHECK-NEXT:    %[[V0:.*]] = arith.constant 31 : i32
+// CHECK-NEXT:    %[[V1:.*]] = arith.minsi %[[D]], %[[V0]] : i32
+// CHECK-NEXT:    %[[V2:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.addi %[[V1]], %[[V2]] : i32
+// CHECK-NEXT:    %[[V4:.*]] = arith.constant 32 : i32
+// CHECK-NEXT:    %[[V5:.*]] = interval.range %[[V3]], %[[V4]] : i32
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V5]] : i32
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
@@ -434,24 +404,20 @@ mask.func @not_and window {
 // CHECK-LABEL: mask.func @not_and window {
 // CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
 // CHECK-NEXT:    %[[D:.*]] = arith.subi %[[Q]], %[[KV]] : i32
-// CHECK-NEXT:    %[[V0:.*]] = arith.constant -1 : i32
-// CHECK-NEXT:    %[[V1:.*]] = arith.maxsi %[[D]], %[[V0]] : i32
-// CHECK-NEXT:    %[[V2:.*]] = arith.constant 31 : i32
-// CHECK-NEXT:    %[[V3:.*]] = arith.minsi %[[V1]], %[[V2]] : i32
-// CHECK-NEXT:    %[[V4:.*]] = arith.constant 1 : i32
-// CHECK-NEXT:    %[[V5:.*]] = arith.addi %[[V3]], %[[V4]] : i32
-// CHECK-NEXT:    %[[V6:.*]] = arith.constant 256 : i32
-// CHECK-NEXT:    %[[V7:.*]] = arith.maxsi %[[D]], %[[V6]] : i32
-// CHECK-NEXT:    %[[V8:.*]] = arith.constant 288 : i32
-// CHECK-NEXT:    %[[V9:.*]] = arith.minsi %[[V7]], %[[V8]] : i32
-// CHECK-NEXT:    %[[V10:.*]] = arith.constant -256 : i32
-// CHECK-NEXT:    %[[V11:.*]] = arith.addi %[[V9]], %[[V10]] : i32
-// CHECK-NEXT:    %[[V12:.*]] = arith.constant 0 : i32
-// CHECK-NEXT:    %[[V13:.*]] = interval.range %[[V12]], %[[V11]] : i32
-// CHECK-NEXT:    %[[V14:.*]] = arith.constant 32 : i32
-// CHECK-NEXT:    %[[V15:.*]] = interval.range %[[V5]], %[[V14]] : i32
-// CHECK-NEXT:    %[[V16:.*]] = interval.union %[[V13]], %[[V15]]
-// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V16]] : i32
+// CHECK-NEXT:    %[[V0:.*]] = arith.constant 31 : i32
+// CHECK-NEXT:    %[[V1:.*]] = arith.minsi %[[D]], %[[V0]] : i32
+// CHECK-NEXT:    %[[V2:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.addi %[[V1]], %[[V2]] : i32
+// CHECK-NEXT:    %[[V4:.*]] = arith.constant 256 : i32
+// CHECK-NEXT:    %[[V5:.*]] = arith.maxsi %[[D]], %[[V4]] : i32
+// CHECK-NEXT:    %[[V6:.*]] = arith.constant -256 : i32
+// CHECK-NEXT:    %[[V7:.*]] = arith.addi %[[V5]], %[[V6]] : i32
+// CHECK-NEXT:    %[[V8:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V9:.*]] = interval.range %[[V8]], %[[V7]] : i32
+// CHECK-NEXT:    %[[V10:.*]] = arith.constant 32 : i32
+// CHECK-NEXT:    %[[V11:.*]] = interval.range %[[V3]], %[[V10]] : i32
+// CHECK-NEXT:    %[[V12:.*]] = interval.union %[[V9]], %[[V11]]
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V12]] : i32
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
@@ -470,18 +436,16 @@ mask.func @xor window {
 // CHECK-LABEL: mask.func @xor window {
 // CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
 // CHECK-NEXT:    %[[D:.*]] = arith.subi %[[Q]], %[[KV]] : i32
-// CHECK-NEXT:    %[[V0:.*]] = arith.constant -1 : i32
-// CHECK-NEXT:    %[[V1:.*]] = arith.maxsi %[[D]], %[[V0]] : i32
-// CHECK-NEXT:    %[[V2:.*]] = arith.constant 31 : i32
-// CHECK-NEXT:    %[[V3:.*]] = arith.minsi %[[V1]], %[[V2]] : i32
-// CHECK-NEXT:    %[[V4:.*]] = arith.constant 1 : i32
-// CHECK-NEXT:    %[[V5:.*]] = arith.addi %[[V3]], %[[V4]] : i32
-// CHECK-NEXT:    %[[V6:.*]] = arith.constant 128 : i32
-// CHECK-NEXT:    %[[V7:.*]] = arith.subi %[[V6]], %[[KV]] : i32
-// CHECK-NEXT:    %[[V8:.*]] = interval.range %[[V7]], %[[V5]] : i32
-// CHECK-NEXT:    %[[V9:.*]] = interval.range %[[V5]], %[[V7]] : i32
-// CHECK-NEXT:    %[[V10:.*]] = interval.union %[[V8]], %[[V9]]
-// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V10]] : i32
+// CHECK-NEXT:    %[[V0:.*]] = arith.constant 31 : i32
+// CHECK-NEXT:    %[[V1:.*]] = arith.minsi %[[D]], %[[V0]] : i32
+// CHECK-NEXT:    %[[V2:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.addi %[[V1]], %[[V2]] : i32
+// CHECK-NEXT:    %[[V4:.*]] = arith.constant 128 : i32
+// CHECK-NEXT:    %[[V5:.*]] = arith.subi %[[V4]], %[[KV]] : i32
+// CHECK-NEXT:    %[[V6:.*]] = interval.range %[[V5]], %[[V3]] : i32
+// CHECK-NEXT:    %[[V7:.*]] = interval.range %[[V3]], %[[V5]] : i32
+// CHECK-NEXT:    %[[V8:.*]] = interval.union %[[V6]], %[[V7]]
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V8]] : i32
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
@@ -502,26 +466,24 @@ mask.func @select window {
 // CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
 // CHECK-NEXT:    %[[D:.*]] = arith.subi %[[Q]], %[[KV]] : i32
 // CHECK-NEXT:    %[[C:.*]] = arith.cmpi eq, %[[B]], %[[H]] : i32
-// CHECK-NEXT:    %[[V0:.*]] = arith.constant -1 : i32
-// CHECK-NEXT:    %[[V1:.*]] = arith.maxsi %[[D]], %[[V0]] : i32
-// CHECK-NEXT:    %[[V2:.*]] = arith.constant 31 : i32
-// CHECK-NEXT:    %[[V3:.*]] = arith.minsi %[[V1]], %[[V2]] : i32
-// CHECK-NEXT:    %[[V4:.*]] = arith.constant 1 : i32
-// CHECK-NEXT:    %[[V5:.*]] = arith.addi %[[V3]], %[[V4]] : i32
-// CHECK-NEXT:    %[[V6:.*]] = arith.constant 128 : i32
-// CHECK-NEXT:    %[[V7:.*]] = arith.subi %[[V6]], %[[KV]] : i32
-// CHECK-NEXT:    %[[V8:.*]] = arith.constant 0 : i32
-// CHECK-NEXT:    %[[V9:.*]] = interval.range %[[V8]], %[[V5]] : i32
-// CHECK-NEXT:    %[[V10:.*]] = interval.empty
-// CHECK-NEXT:    %[[V11:.*]] = interval.select %[[C]], %[[V9]], %[[V10]]
-// CHECK-NEXT:    %[[V12:.*]] = arith.constant 0 : i32
-// CHECK-NEXT:    %[[V13:.*]] = interval.range %[[V12]], %[[V7]] : i32
-// CHECK-NEXT:    %[[V14:.*]] = interval.empty
-// CHECK-NEXT:    %[[V15:.*]] = arith.constant true
-// CHECK-NEXT:    %[[V16:.*]] = arith.xori %[[C]], %[[V15]] : i1
-// CHECK-NEXT:    %[[V17:.*]] = interval.select %[[V16]], %[[V13]], %[[V14]]
-// CHECK-NEXT:    %[[V18:.*]] = interval.union %[[V11]], %[[V17]]
-// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V18]] : i32
+// CHECK-NEXT:    %[[V0:.*]] = arith.constant 31 : i32
+// CHECK-NEXT:    %[[V1:.*]] = arith.minsi %[[D]], %[[V0]] : i32
+// CHECK-NEXT:    %[[V2:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.addi %[[V1]], %[[V2]] : i32
+// CHECK-NEXT:    %[[V4:.*]] = arith.constant 128 : i32
+// CHECK-NEXT:    %[[V5:.*]] = arith.subi %[[V4]], %[[KV]] : i32
+// CHECK-NEXT:    %[[V6:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V7:.*]] = interval.range %[[V6]], %[[V3]] : i32
+// CHECK-NEXT:    %[[V8:.*]] = interval.empty
+// CHECK-NEXT:    %[[V9:.*]] = interval.select %[[C]], %[[V7]], %[[V8]]
+// CHECK-NEXT:    %[[V10:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V11:.*]] = interval.range %[[V10]], %[[V5]] : i32
+// CHECK-NEXT:    %[[V12:.*]] = interval.empty
+// CHECK-NEXT:    %[[V13:.*]] = arith.constant true
+// CHECK-NEXT:    %[[V14:.*]] = arith.xori %[[C]], %[[V13]] : i1
+// CHECK-NEXT:    %[[V15:.*]] = interval.select %[[V14]], %[[V11]], %[[V12]]
+// CHECK-NEXT:    %[[V16:.*]] = interval.union %[[V9]], %[[V15]]
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V16]] : i32
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
@@ -541,17 +503,15 @@ mask.func @uniform_and window {
 // CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
 // CHECK-NEXT:    %[[C:.*]] = arith.cmpi eq, %[[B]], %[[H]] : i32
 // CHECK-NEXT:    %[[D:.*]] = arith.subi %[[Q]], %[[KV]] : i32
-// CHECK-NEXT:    %[[V0:.*]] = arith.constant -1 : i32
-// CHECK-NEXT:    %[[V1:.*]] = arith.maxsi %[[D]], %[[V0]] : i32
-// CHECK-NEXT:    %[[V2:.*]] = arith.constant 31 : i32
-// CHECK-NEXT:    %[[V3:.*]] = arith.minsi %[[V1]], %[[V2]] : i32
-// CHECK-NEXT:    %[[V4:.*]] = arith.constant 1 : i32
-// CHECK-NEXT:    %[[V5:.*]] = arith.addi %[[V3]], %[[V4]] : i32
-// CHECK-NEXT:    %[[V6:.*]] = arith.constant 0 : i32
-// CHECK-NEXT:    %[[V7:.*]] = interval.range %[[V6]], %[[V5]] : i32
-// CHECK-NEXT:    %[[V8:.*]] = interval.empty
-// CHECK-NEXT:    %[[V9:.*]] = interval.select %[[C]], %[[V7]], %[[V8]]
-// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V9]] : i32
+// CHECK-NEXT:    %[[V0:.*]] = arith.constant 31 : i32
+// CHECK-NEXT:    %[[V1:.*]] = arith.minsi %[[D]], %[[V0]] : i32
+// CHECK-NEXT:    %[[V2:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.addi %[[V1]], %[[V2]] : i32
+// CHECK-NEXT:    %[[V4:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V5:.*]] = interval.range %[[V4]], %[[V3]] : i32
+// CHECK-NEXT:    %[[V6:.*]] = interval.empty
+// CHECK-NEXT:    %[[V7:.*]] = interval.select %[[C]], %[[V5]], %[[V6]]
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V7]] : i32
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
@@ -592,21 +552,19 @@ mask.func @uniform_negated window {
 // CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
 // CHECK-NEXT:    %[[C:.*]] = arith.cmpi eq, %[[B]], %[[H]] : i32
 // CHECK-NEXT:    %[[D:.*]] = arith.subi %[[Q]], %[[KV]] : i32
-// CHECK-NEXT:    %[[V0:.*]] = arith.constant -1 : i32
-// CHECK-NEXT:    %[[V1:.*]] = arith.maxsi %[[D]], %[[V0]] : i32
-// CHECK-NEXT:    %[[V2:.*]] = arith.constant 31 : i32
-// CHECK-NEXT:    %[[V3:.*]] = arith.minsi %[[V1]], %[[V2]] : i32
-// CHECK-NEXT:    %[[V4:.*]] = arith.constant 1 : i32
-// CHECK-NEXT:    %[[V5:.*]] = arith.addi %[[V3]], %[[V4]] : i32
-// CHECK-NEXT:    %[[V6:.*]] = arith.constant 32 : i32
-// CHECK-NEXT:    %[[V7:.*]] = interval.range %[[V5]], %[[V6]] : i32
-// CHECK-NEXT:    %[[V8:.*]] = interval.full
-// CHECK-NEXT:    %[[V9:.*]] = interval.empty
-// CHECK-NEXT:    %[[V10:.*]] = arith.constant true
-// CHECK-NEXT:    %[[V11:.*]] = arith.xori %[[C]], %[[V10]] : i1
-// CHECK-NEXT:    %[[V12:.*]] = interval.select %[[V11]], %[[V8]], %[[V9]]
-// CHECK-NEXT:    %[[V13:.*]] = interval.union %[[V7]], %[[V12]]
-// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V13]] : i32
+// CHECK-NEXT:    %[[V0:.*]] = arith.constant 31 : i32
+// CHECK-NEXT:    %[[V1:.*]] = arith.minsi %[[D]], %[[V0]] : i32
+// CHECK-NEXT:    %[[V2:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.addi %[[V1]], %[[V2]] : i32
+// CHECK-NEXT:    %[[V4:.*]] = arith.constant 32 : i32
+// CHECK-NEXT:    %[[V5:.*]] = interval.range %[[V3]], %[[V4]] : i32
+// CHECK-NEXT:    %[[V6:.*]] = interval.full
+// CHECK-NEXT:    %[[V7:.*]] = interval.empty
+// CHECK-NEXT:    %[[V8:.*]] = arith.constant true
+// CHECK-NEXT:    %[[V9:.*]] = arith.xori %[[C]], %[[V8]] : i1
+// CHECK-NEXT:    %[[V10:.*]] = interval.select %[[V9]], %[[V6]], %[[V7]]
+// CHECK-NEXT:    %[[V11:.*]] = interval.union %[[V5]], %[[V10]]
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V11]] : i32
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
@@ -670,7 +628,8 @@ mask.func @wide_offset window {
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
-// An i64 uniform part: clamped in i64, then truncated to i32.
+// An i64 uniform part start - kv (two i32 atoms): re-associated in i32 with
+// the atom start clamped at 0 (below 0 the run starts at lane 0 anyway).
 mask.func @i64_bound window {
 ^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %starts : tensor<4xi32>):
   %start = mask.load %starts[%b] : tensor<4xi32>[i32] -> i32
@@ -686,17 +645,12 @@ mask.func @i64_bound window {
 // CHECK-NEXT:    %[[START:.*]] = mask.load %[[STARTS]][%[[B]]] : tensor<4xi32>[i32] -> i32
 // CHECK-NEXT:    %[[K64:.*]] = arith.extsi %[[KV]] : i32 to i64
 // CHECK-NEXT:    %[[S64:.*]] = arith.extsi %[[START]] : i32 to i64
-// CHECK-NEXT:    %[[U:.*]] = arith.subi %[[K64]], %[[S64]] : i64
-// CHECK-NEXT:    %[[V0:.*]] = arith.constant -32 : i64
-// CHECK-NEXT:    %[[V1:.*]] = arith.maxsi %[[U]], %[[V0]] : i64
-// CHECK-NEXT:    %[[V2:.*]] = arith.constant 0 : i64
-// CHECK-NEXT:    %[[V3:.*]] = arith.minsi %[[V1]], %[[V2]] : i64
-// CHECK-NEXT:    %[[V4:.*]] = arith.trunci %[[V3]] : i64 to i32
-// CHECK-NEXT:    %[[V5:.*]] = arith.constant 0 : i32
-// CHECK-NEXT:    %[[V6:.*]] = arith.subi %[[V5]], %[[V4]] : i32
-// CHECK-NEXT:    %[[V7:.*]] = arith.constant 32 : i32
-// CHECK-NEXT:    %[[V8:.*]] = interval.range %[[V6]], %[[V7]] : i32
-// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V8]] : i32
+// CHECK-NEXT:    %[[V0:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V1:.*]] = arith.maxsi %[[START]], %[[V0]] : i32
+// CHECK-NEXT:    %[[V2:.*]] = arith.subi %[[V1]], %[[KV]] : i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.constant 32 : i32
+// CHECK-NEXT:    %[[V4:.*]] = interval.range %[[V2]], %[[V3]] : i32
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V4]] : i32
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
@@ -718,12 +672,10 @@ mask.func @wrapping_add window {
 // CHECK-NEXT:    %[[V3:.*]] = arith.constant -31 : i32
 // CHECK-NEXT:    %[[V4:.*]] = arith.maxsi %[[W]], %[[V3]] : i32
 // CHECK-NEXT:    %[[V5:.*]] = arith.constant 1 : i32
-// CHECK-NEXT:    %[[V6:.*]] = arith.minsi %[[V4]], %[[V5]] : i32
-// CHECK-NEXT:    %[[V7:.*]] = arith.constant 1 : i32
-// CHECK-NEXT:    %[[V8:.*]] = arith.subi %[[V7]], %[[V6]] : i32
-// CHECK-NEXT:    %[[V9:.*]] = arith.constant 0 : i32
-// CHECK-NEXT:    %[[V10:.*]] = interval.range %[[V9]], %[[V8]] : i32
-// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V10]] : i32
+// CHECK-NEXT:    %[[V6:.*]] = arith.subi %[[V5]], %[[V4]] : i32
+// CHECK-NEXT:    %[[V7:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V8:.*]] = interval.range %[[V7]], %[[V6]] : i32
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V8]] : i32
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
