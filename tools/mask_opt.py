@@ -191,7 +191,7 @@ class MaskOptMain(xDSLOptMain):
             self.report(prog)
 
     def report(self, module: ModuleOp) -> None:
-        """Print a remark for every function that did not pack."""
+        """Print a remark for every function that did not pack (it runs per lane)."""
         if self.args.no_remarks:
             return
         from maskopt.dialects.mask import FuncOp
@@ -201,7 +201,8 @@ class MaskOptMain(xDSLOptMain):
                 where = _format_loc(op) or (self.args.input_file or "<stdin>")
                 print(
                     f"{where}: remark: mask.func @{op.sym_name.data} not packed: "
-                    f"{op.unpacked.data}",
+                    f"{op.unpacked.data}; the CuTe target evaluates it per lane "
+                    "(32 predicate evaluations per keep word)",
                     file=sys.stderr,
                 )
 

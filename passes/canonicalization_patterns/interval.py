@@ -110,7 +110,7 @@ class UnionMergeRanges(RewritePattern):
                 else:
                     continue
                 rest = [s for s in op.sets if s != a and s != b]
-                rewriter.insert_op([m, new], InsertPoint.before(op))
+                rewriter.insert([m, new], InsertPoint.before(op))
                 if rest:
                     rewriter.replace(op, interval.UnionOp([new.result, *rest]))
                 else:

@@ -8,7 +8,7 @@
 // RUN: mask-opt %s -p pack-mask 2>/dev/null | filecheck %s --check-prefix=IR
 // RUN: mask-opt -p pack-mask < %s 2>&1 >/dev/null | filecheck %s --check-prefix=STDIN
 
-// REMARK:      {{.*}}mask-opt.mlir: remark: mask.func @gather not packed: `%dk = mask.load` is a per-lane gather: its index depends on kv_idx; index aux tensors by lane-uniform values (b, h, q_idx) instead, e.g. a starts/offsets tensor indexed by the document of q_idx
+// REMARK:      {{.*}}mask-opt.mlir: remark: mask.func @gather not packed: `%dk = mask.load` is a per-lane gather: its index depends on kv_idx; index aux tensors by lane-uniform values (b, h, q_idx) instead, e.g. a starts/offsets tensor indexed by the document of q_idx; the CuTe target evaluates it per lane (32 predicate evaluations per keep word)
 // REMARK-NOT:  remark:
 // IR:          mask.func @causal window {
 // IR:            mask.yield %{{.*}} : i32
