@@ -239,15 +239,33 @@ class _Folder:
             total = Range.exact(const)
             for j in range(n):
                 total = total + rs[j].scale(terms[j][1])
-            cost += self.side_cost(side, total)
-            if best is not None and cost >= best[0]:
-                continue
             order = self._sum_order(terms, rs, const)
             if order is not None:
-                best = (cost, clamps, order)
+                c = cost + self.side_cost(side, total)
+                if best is None or c < best[0]:
+                    best = (c, clamps, order, (False, False))
+            # Or: the sum S of the terms, clamped where S + const would leave
+            # i32 (S beyond -const / 32 - const clips the same), then + const.
+            order = self._sum_order(terms, rs, 0) if const else None
+            if order is None:
+                continue
+            srange = total - Range.exact(const)
+            s_lo, s_hi = -const, LANES - const
+            for lo_c, hi_c in ((True, False), (False, True), (True, True)):
+                if (lo_c and srange.lo >= s_lo) or (hi_c and srange.hi <= s_hi):
+                    continue
+                clipped = Range(
+                    max(srange.lo, s_lo) if lo_c else srange.lo,
+                    min(srange.hi, s_hi) if hi_c else srange.hi,
+                ) + Range.exact(const)
+                if not clipped.within(type_range(i32)):
+                    continue
+                c = cost + lo_c + hi_c + self.side_cost(side, clipped)
+                if best is None or c < best[0]:
+                    best = (c, clamps, order, (lo_c, hi_c))
         if best is None:
             return None
-        cost, clamps, order = best
+        cost, clamps, order, sum_clamps = best
 
         def emit():
             values: dict[int, SSAValue] = {}
@@ -261,7 +279,14 @@ class _Folder:
                 if x.type != i32:
                     x = self._insert(arith.TruncIOp(x, i32))
                 values[j] = x
-            return self._emit_sum(order, terms, values, const)
+            if sum_clamps == (False, False):
+                return self._emit_sum(order, terms, values, const)
+            x = self._emit_sum(order, terms, values, 0)
+            if sum_clamps[0]:
+                x = self._insert(arith.MaxSIOp(x, self.const(-const)))
+            if sum_clamps[1]:
+                x = self._insert(arith.MinSIOp(x, self.const(LANES - const)))
+            return self._insert(arith.AddiOp(x, self.const(const)))
 
         return (cost, emit)
 

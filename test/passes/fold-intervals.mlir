@@ -654,6 +654,34 @@ mask.func @i64_bound window {
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
+// L <= s - kv for an aux scalar s: s - kv needs s clamped from below, and
+// + 1 overflows at the top, so the sum is clamped at 31 before adding 1.
+mask.func @sum_clamp window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %s : i32):
+  %s64 = arith.extsi %s : i32 to i64
+  %k64 = arith.extsi %kv : i32 to i64
+  %u = arith.subi %s64, %k64 : i64
+  %p = mask.lane_cmp "sge", -1 * lane + %u + 0 : i64
+  mask.yield %p : i1
+}
+
+// CHECK-LABEL: mask.func @sum_clamp window {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32, %[[S:.*]]: i32):
+// CHECK-NEXT:    %[[S64:.*]] = arith.extsi %[[S]] : i32 to i64
+// CHECK-NEXT:    %[[K64:.*]] = arith.extsi %[[KV]] : i32 to i64
+// CHECK-NEXT:    %[[V0:.*]] = arith.constant -1 : i32
+// CHECK-NEXT:    %[[V1:.*]] = arith.maxsi %[[S]], %[[V0]] : i32
+// CHECK-NEXT:    %[[V2:.*]] = arith.subi %[[V1]], %[[KV]] : i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.constant 31 : i32
+// CHECK-NEXT:    %[[V4:.*]] = arith.minsi %[[V2]], %[[V3]] : i32
+// CHECK-NEXT:    %[[V5:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:    %[[V6:.*]] = arith.addi %[[V4]], %[[V5]] : i32
+// CHECK-NEXT:    %[[V7:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V8:.*]] = interval.range %[[V7]], %[[V6]] : i32
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V8]] : i32
+// CHECK-NEXT:    mask.yield %[[KEEP]] : i32
+// CHECK-NEXT:  }
+
 // Overflow legalization: q + s may wrap in i32 (as in torch); it is computed
 // in i64 and truncated, which wraps the same way without overflowing.
 mask.func @wrapping_add window {
