@@ -349,7 +349,10 @@ class _FunctionPrinter:
           `bmsk.clamp`: operands unsigned, widths past bit 31 clip, a
           position >= 32 gives 0), so only a bound that may be negative is
           clamped, and `hi - lo` is `max(hi, lo) - lo`, which cannot overflow;
-        - a suffix [lo, 32) is `shl_u32(ONES, lo)` (PTX clamps amounts >= 32).
+        - a suffix [lo, 32) is `shl_u32(ONES, lo)` (PTX clamps amounts >= 32);
+        - an upper bound `32 - a` with `a >= 0` (how fold-intervals writes an
+          upper bound whose shift amount is cheaper than the bound itself) is
+          `shr_u32(ONES, a)`, ANDed with the lower side's `shl_u32`.
 
         Self-contained expressions (`keep_mask_exprs`, inline) use only the
         two FA4 shifts: `shr_u32(ONES, 32 - hi) & shl_u32(ONES, lo)`.
@@ -364,6 +367,13 @@ class _FunctionPrinter:
             return ONES
         if not has_hi:
             return f"utils.shl_u32({ONES}, cutlass.Uint32({self.nonneg(op.lo)}))"
+        amount = self.shift_amount(op.hi)
+        if amount is not None:
+            # hi = 32 - A with A >= 0: shift by A, no clamp (PTX clamps A >= 32).
+            word = f"utils.shr_u32({ONES}, cutlass.Uint32({amount}))"
+            if has_lo:
+                word = f"({word} & utils.shl_u32({ONES}, cutlass.Uint32({self.nonneg(op.lo)})))"
+            return word
         if self.inline:
             return self.shift_range_word(op, has_lo)
         self.ctx.uses_bmsk = True
@@ -379,6 +389,17 @@ class _FunctionPrinter:
         if hi_r.lo < lo_hi:
             hi = f"max({hi}, {lo})"
         return f"bmsk_u32(cutlass.Uint32({lo}), cutlass.Uint32({hi} - {lo}))"
+
+    def shift_amount(self, hi: SSAValue) -> str | None:
+        """For an upper bound `32 - a` with `a >= 0` (fold-intervals' form), `a`."""
+        op = hi.owner
+        if (
+            isinstance(op, arith.SubiOp)
+            and const_evaluate_operand(op.lhs) == LANES
+            and self.ranges.of(op.rhs).lo >= 0
+        ):
+            return self.expr(op.rhs)
+        return None
 
     def nonneg(self, v: SSAValue) -> str:
         """`v` as an Int32 expression, clamped at 0 unless its range is >= 0."""

@@ -126,11 +126,40 @@ class _Folder:
             affine = self.affine_plan(u, sign, k, side)
             if affine is not None:
                 plans.append(affine)
-            # Stable: on equal cost the clamped forms (listed first) win.
+            if side == "hi":
+                # An upper bound as `32 - A`, A = 32 - bound clamped at 0: the
+                # CuTe target shifts by A directly (`kv + 31 - q` for causal
+                # needs no overflow clamp where `q - kv + 1` does).
+                for cost, emit_a in self.amount_plans(u, sign, k):
+                    plans.append((cost, lambda emit_a=emit_a: self.from_amount(emit_a())))
+            # Stable: on equal cost the plans listed first win.
             _, emit = min(plans, key=lambda p: p[0])
             v = emit()
         self.bounds[key] = v
         return v
+
+    def amount_plans(self, u: SSAValue, sign: int, k: int):
+        """Plans for the shift amount 32 - (sign * u + k), as a lower bound."""
+        plans = self.clamped_plans(u, -sign, LANES - k, "lo")
+        affine = self.affine_plan(u, -sign, LANES - k, "lo")
+        return plans + ([affine] if affine is not None else [])
+
+    def amount_of(self, hi: SSAValue) -> SSAValue | None:
+        """`a` for an upper bound `32 - a` with `a >= 0` (see `from_amount`)."""
+        op = hi.owner
+        if (
+            isinstance(op, arith.SubiOp)
+            and const_evaluate_operand(op.lhs) == LANES
+            and self.forms.ranges.of(op.rhs).lo >= 0
+        ):
+            return op.rhs
+        return None
+
+    def from_amount(self, a: SSAValue) -> SSAValue:
+        """`32 - max(a, 0)`: an upper bound from its shift amount `a`."""
+        if self.forms.ranges.of(a).lo < 0:
+            a = self._insert(arith.MaxSIOp(a, self.const(0)))
+        return self._insert(arith.SubiOp(self.const(LANES), a))
 
     @staticmethod
     def side_cost(side: str, r: Range) -> int:
@@ -461,9 +490,17 @@ class _Folder:
             lo = run.los[0] if run.los else self.const(0)
             for x in run.los[1:]:
                 lo = self._insert(arith.MaxSIOp(lo, x))
-            hi = run.his[0] if run.his else self.const(LANES)
-            for x in run.his[1:]:
-                hi = self._insert(arith.MinSIOp(hi, x))
+            amounts = [self.amount_of(x) for x in run.his]
+            if len(run.his) > 1 and all(a is not None for a in amounts):
+                # min(32 - a, 32 - b) = 32 - max(a, b): one shift amount.
+                a = amounts[0]
+                for x in amounts[1:]:
+                    a = self._insert(arith.MaxSIOp(a, x))
+                hi = self._insert(arith.SubiOp(self.const(LANES), a))
+            else:
+                hi = run.his[0] if run.his else self.const(LANES)
+                for x in run.his[1:]:
+                    hi = self._insert(arith.MinSIOp(hi, x))
             s = self._insert(interval.RangeOp(lo, hi))
         if run.conds:
             empty = self._insert(interval.EmptyOp())

@@ -29,9 +29,9 @@ mask.func @causal {
 // CHECK-NEXT:     q = q_idx[0]
 // CHECK-NEXT:     kv = kv_idx[0]
 // CHECK-NEXT:     v = (q - kv)
-// CHECK-NEXT:     v_1 = min(v, cutlass.Int32(31))
-// CHECK-NEXT:     v_2 = (v_1 + cutlass.Int32(1))
-// CHECK-NEXT:     v_3 = bmsk_u32(cutlass.Uint32(0), cutlass.Uint32(max(v_2, cutlass.Int32(0))))
+// CHECK-NEXT:     v_1 = (cutlass.Int32(31) - v)
+// CHECK-NEXT:     v_2 = max(v_1, cutlass.Int32(0))
+// CHECK-NEXT:     v_3 = utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_2))
 // CHECK-NEXT:     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
 // CHECK-NEXT:     packed[0] = v_3
 // CHECK-NEXT:     return packed.load()
@@ -66,12 +66,13 @@ mask.func @prefix_lm {
 // CHECK-NEXT:     kv = kv_idx[0]
 // CHECK-NEXT:     v = (cutlass.Int32(128) - kv)
 // CHECK-NEXT:     v_1 = (q - kv)
-// CHECK-NEXT:     v_2 = min(v_1, cutlass.Int32(31))
-// CHECK-NEXT:     v_3 = (v_2 + cutlass.Int32(1))
-// CHECK-NEXT:     v_4 = max(v, v_3)
-// CHECK-NEXT:     v_5 = bmsk_u32(cutlass.Uint32(0), cutlass.Uint32(max(v_4, cutlass.Int32(0))))
+// CHECK-NEXT:     v_2 = (cutlass.Int32(31) - v_1)
+// CHECK-NEXT:     v_3 = max(v_2, cutlass.Int32(0))
+// CHECK-NEXT:     v_4 = (cutlass.Int32(32) - v_3)
+// CHECK-NEXT:     v_5 = max(v, v_4)
+// CHECK-NEXT:     v_6 = bmsk_u32(cutlass.Uint32(0), cutlass.Uint32(max(v_5, cutlass.Int32(0))))
 // CHECK-NEXT:     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
-// CHECK-NEXT:     packed[0] = v_5
+// CHECK-NEXT:     packed[0] = v_6
 // CHECK-NEXT:     return packed.load()
 // CHECK-EMPTY:
 // CHECK-EMPTY:
@@ -297,9 +298,9 @@ mask.func @mask_mod {
 // CHECK-NEXT:     q = q_idx[0]
 // CHECK-NEXT:     kv = kv_idx[0]
 // CHECK-NEXT:     v = (q - kv)
-// CHECK-NEXT:     v_1 = min(v, cutlass.Int32(31))
-// CHECK-NEXT:     v_2 = (v_1 + cutlass.Int32(1))
-// CHECK-NEXT:     v_3 = bmsk_u32(cutlass.Uint32(0), cutlass.Uint32(max(v_2, cutlass.Int32(0))))
+// CHECK-NEXT:     v_1 = (cutlass.Int32(31) - v)
+// CHECK-NEXT:     v_2 = max(v_1, cutlass.Int32(0))
+// CHECK-NEXT:     v_3 = utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_2))
 // CHECK-NEXT:     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
 // CHECK-NEXT:     packed[0] = v_3
 // CHECK-NEXT:     return packed.load()

@@ -284,15 +284,17 @@ mask.func @and window {
 // CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
 // CHECK-NEXT:    %[[D:.*]] = arith.subi %[[Q]], %[[KV]] : i32
 // CHECK-NEXT:    %[[V0:.*]] = arith.constant 31 : i32
-// CHECK-NEXT:    %[[V1:.*]] = arith.minsi %[[D]], %[[V0]] : i32
-// CHECK-NEXT:    %[[V2:.*]] = arith.constant 1 : i32
-// CHECK-NEXT:    %[[V3:.*]] = arith.addi %[[V1]], %[[V2]] : i32
-// CHECK-NEXT:    %[[V4:.*]] = arith.constant 256 : i32
-// CHECK-NEXT:    %[[V5:.*]] = arith.maxsi %[[D]], %[[V4]] : i32
-// CHECK-NEXT:    %[[V6:.*]] = arith.constant -256 : i32
-// CHECK-NEXT:    %[[V7:.*]] = arith.addi %[[V5]], %[[V6]] : i32
-// CHECK-NEXT:    %[[V8:.*]] = interval.range %[[V7]], %[[V3]] : i32
-// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V8]] : i32
+// CHECK-NEXT:    %[[V1:.*]] = arith.subi %[[V0]], %[[D]] : i32
+// CHECK-NEXT:    %[[V2:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.maxsi %[[V1]], %[[V2]] : i32
+// CHECK-NEXT:    %[[V4:.*]] = arith.constant 32 : i32
+// CHECK-NEXT:    %[[V5:.*]] = arith.subi %[[V4]], %[[V3]] : i32
+// CHECK-NEXT:    %[[V6:.*]] = arith.constant 256 : i32
+// CHECK-NEXT:    %[[V7:.*]] = arith.maxsi %[[D]], %[[V6]] : i32
+// CHECK-NEXT:    %[[V8:.*]] = arith.constant -256 : i32
+// CHECK-NEXT:    %[[V9:.*]] = arith.addi %[[V7]], %[[V8]] : i32
+// CHECK-NEXT:    %[[V10:.*]] = interval.range %[[V9]], %[[V5]] : i32
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V10]] : i32
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
@@ -315,15 +317,17 @@ mask.func @and_two_his window {
 // CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
 // CHECK-NEXT:    %[[D:.*]] = arith.subi %[[Q]], %[[KV]] : i32
 // CHECK-NEXT:    %[[V0:.*]] = arith.constant 31 : i32
-// CHECK-NEXT:    %[[V1:.*]] = arith.minsi %[[D]], %[[V0]] : i32
-// CHECK-NEXT:    %[[V2:.*]] = arith.constant 1 : i32
-// CHECK-NEXT:    %[[V3:.*]] = arith.addi %[[V1]], %[[V2]] : i32
-// CHECK-NEXT:    %[[V4:.*]] = arith.constant 128 : i32
-// CHECK-NEXT:    %[[V5:.*]] = arith.subi %[[V4]], %[[KV]] : i32
-// CHECK-NEXT:    %[[V6:.*]] = arith.constant 0 : i32
-// CHECK-NEXT:    %[[V7:.*]] = arith.minsi %[[V3]], %[[V5]] : i32
-// CHECK-NEXT:    %[[V8:.*]] = interval.range %[[V6]], %[[V7]] : i32
-// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V8]] : i32
+// CHECK-NEXT:    %[[V1:.*]] = arith.subi %[[V0]], %[[D]] : i32
+// CHECK-NEXT:    %[[V2:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.maxsi %[[V1]], %[[V2]] : i32
+// CHECK-NEXT:    %[[V4:.*]] = arith.constant 32 : i32
+// CHECK-NEXT:    %[[V5:.*]] = arith.subi %[[V4]], %[[V3]] : i32
+// CHECK-NEXT:    %[[V6:.*]] = arith.constant 128 : i32
+// CHECK-NEXT:    %[[V7:.*]] = arith.subi %[[V6]], %[[KV]] : i32
+// CHECK-NEXT:    %[[V8:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V9:.*]] = arith.minsi %[[V5]], %[[V7]] : i32
+// CHECK-NEXT:    %[[V10:.*]] = interval.range %[[V8]], %[[V9]] : i32
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V10]] : i32
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
@@ -343,15 +347,17 @@ mask.func @or window {
 // CHECK-NEXT:    %[[V0:.*]] = arith.constant 128 : i32
 // CHECK-NEXT:    %[[V1:.*]] = arith.subi %[[V0]], %[[KV]] : i32
 // CHECK-NEXT:    %[[V2:.*]] = arith.constant 31 : i32
-// CHECK-NEXT:    %[[V3:.*]] = arith.minsi %[[D]], %[[V2]] : i32
-// CHECK-NEXT:    %[[V4:.*]] = arith.constant 1 : i32
-// CHECK-NEXT:    %[[V5:.*]] = arith.addi %[[V3]], %[[V4]] : i32
-// CHECK-NEXT:    %[[V6:.*]] = arith.constant 0 : i32
-// CHECK-NEXT:    %[[V7:.*]] = interval.range %[[V6]], %[[V1]] : i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.subi %[[V2]], %[[D]] : i32
+// CHECK-NEXT:    %[[V4:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V5:.*]] = arith.maxsi %[[V3]], %[[V4]] : i32
+// CHECK-NEXT:    %[[V6:.*]] = arith.constant 32 : i32
+// CHECK-NEXT:    %[[V7:.*]] = arith.subi %[[V6]], %[[V5]] : i32
 // CHECK-NEXT:    %[[V8:.*]] = arith.constant 0 : i32
-// CHECK-NEXT:    %[[V9:.*]] = interval.range %[[V8]], %[[V5]] : i32
-// CHECK-NEXT:    %[[V10:.*]] = interval.union %[[V7]], %[[V9]]
-// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V10]] : i32
+// CHECK-NEXT:    %[[V9:.*]] = interval.range %[[V8]], %[[V1]] : i32
+// CHECK-NEXT:    %[[V10:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V11:.*]] = interval.range %[[V10]], %[[V7]] : i32
+// CHECK-NEXT:    %[[V12:.*]] = interval.union %[[V9]], %[[V11]]
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V12]] : i32
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
@@ -378,12 +384,14 @@ mask.func @not window {
 // CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
 // CHECK-NEXT:    %[[D:.*]] = arith.subi %[[Q]], %[[KV]] : i32
 // CHECK-NEXT:    %[[V0:.*]] = arith.constant 31 : i32
-// CHECK-NEXT:    %[[V1:.*]] = arith.minsi %[[D]], %[[V0]] : i32
-// CHECK-NEXT:    %[[V2:.*]] = arith.constant 1 : i32
-// CHECK-NEXT:    %[[V3:.*]] = arith.addi %[[V1]], %[[V2]] : i32
+// CHECK-NEXT:    %[[V1:.*]] = arith.subi %[[V0]], %[[D]] : i32
+// CHECK-NEXT:    %[[V2:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.maxsi %[[V1]], %[[V2]] : i32
 // CHECK-NEXT:    %[[V4:.*]] = arith.constant 32 : i32
-// CHECK-NEXT:    %[[V5:.*]] = interval.range %[[V3]], %[[V4]] : i32
-// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V5]] : i32
+// CHECK-NEXT:    %[[V5:.*]] = arith.subi %[[V4]], %[[V3]] : i32
+// CHECK-NEXT:    %[[V6:.*]] = arith.constant 32 : i32
+// CHECK-NEXT:    %[[V7:.*]] = interval.range %[[V5]], %[[V6]] : i32
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V7]] : i32
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
@@ -405,19 +413,21 @@ mask.func @not_and window {
 // CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
 // CHECK-NEXT:    %[[D:.*]] = arith.subi %[[Q]], %[[KV]] : i32
 // CHECK-NEXT:    %[[V0:.*]] = arith.constant 31 : i32
-// CHECK-NEXT:    %[[V1:.*]] = arith.minsi %[[D]], %[[V0]] : i32
-// CHECK-NEXT:    %[[V2:.*]] = arith.constant 1 : i32
-// CHECK-NEXT:    %[[V3:.*]] = arith.addi %[[V1]], %[[V2]] : i32
-// CHECK-NEXT:    %[[V4:.*]] = arith.constant 256 : i32
-// CHECK-NEXT:    %[[V5:.*]] = arith.maxsi %[[D]], %[[V4]] : i32
-// CHECK-NEXT:    %[[V6:.*]] = arith.constant -256 : i32
-// CHECK-NEXT:    %[[V7:.*]] = arith.addi %[[V5]], %[[V6]] : i32
-// CHECK-NEXT:    %[[V8:.*]] = arith.constant 0 : i32
-// CHECK-NEXT:    %[[V9:.*]] = interval.range %[[V8]], %[[V7]] : i32
-// CHECK-NEXT:    %[[V10:.*]] = arith.constant 32 : i32
-// CHECK-NEXT:    %[[V11:.*]] = interval.range %[[V3]], %[[V10]] : i32
-// CHECK-NEXT:    %[[V12:.*]] = interval.union %[[V9]], %[[V11]]
-// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V12]] : i32
+// CHECK-NEXT:    %[[V1:.*]] = arith.subi %[[V0]], %[[D]] : i32
+// CHECK-NEXT:    %[[V2:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.maxsi %[[V1]], %[[V2]] : i32
+// CHECK-NEXT:    %[[V4:.*]] = arith.constant 32 : i32
+// CHECK-NEXT:    %[[V5:.*]] = arith.subi %[[V4]], %[[V3]] : i32
+// CHECK-NEXT:    %[[V6:.*]] = arith.constant 256 : i32
+// CHECK-NEXT:    %[[V7:.*]] = arith.maxsi %[[D]], %[[V6]] : i32
+// CHECK-NEXT:    %[[V8:.*]] = arith.constant -256 : i32
+// CHECK-NEXT:    %[[V9:.*]] = arith.addi %[[V7]], %[[V8]] : i32
+// CHECK-NEXT:    %[[V10:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V11:.*]] = interval.range %[[V10]], %[[V9]] : i32
+// CHECK-NEXT:    %[[V12:.*]] = arith.constant 32 : i32
+// CHECK-NEXT:    %[[V13:.*]] = interval.range %[[V5]], %[[V12]] : i32
+// CHECK-NEXT:    %[[V14:.*]] = interval.union %[[V11]], %[[V13]]
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V14]] : i32
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
@@ -437,15 +447,17 @@ mask.func @xor window {
 // CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
 // CHECK-NEXT:    %[[D:.*]] = arith.subi %[[Q]], %[[KV]] : i32
 // CHECK-NEXT:    %[[V0:.*]] = arith.constant 31 : i32
-// CHECK-NEXT:    %[[V1:.*]] = arith.minsi %[[D]], %[[V0]] : i32
-// CHECK-NEXT:    %[[V2:.*]] = arith.constant 1 : i32
-// CHECK-NEXT:    %[[V3:.*]] = arith.addi %[[V1]], %[[V2]] : i32
-// CHECK-NEXT:    %[[V4:.*]] = arith.constant 128 : i32
-// CHECK-NEXT:    %[[V5:.*]] = arith.subi %[[V4]], %[[KV]] : i32
-// CHECK-NEXT:    %[[V6:.*]] = interval.range %[[V5]], %[[V3]] : i32
-// CHECK-NEXT:    %[[V7:.*]] = interval.range %[[V3]], %[[V5]] : i32
-// CHECK-NEXT:    %[[V8:.*]] = interval.union %[[V6]], %[[V7]]
-// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V8]] : i32
+// CHECK-NEXT:    %[[V1:.*]] = arith.subi %[[V0]], %[[D]] : i32
+// CHECK-NEXT:    %[[V2:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.maxsi %[[V1]], %[[V2]] : i32
+// CHECK-NEXT:    %[[V4:.*]] = arith.constant 32 : i32
+// CHECK-NEXT:    %[[V5:.*]] = arith.subi %[[V4]], %[[V3]] : i32
+// CHECK-NEXT:    %[[V6:.*]] = arith.constant 128 : i32
+// CHECK-NEXT:    %[[V7:.*]] = arith.subi %[[V6]], %[[KV]] : i32
+// CHECK-NEXT:    %[[V8:.*]] = interval.range %[[V7]], %[[V5]] : i32
+// CHECK-NEXT:    %[[V9:.*]] = interval.range %[[V5]], %[[V7]] : i32
+// CHECK-NEXT:    %[[V10:.*]] = interval.union %[[V8]], %[[V9]]
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V10]] : i32
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
@@ -467,23 +479,25 @@ mask.func @select window {
 // CHECK-NEXT:    %[[D:.*]] = arith.subi %[[Q]], %[[KV]] : i32
 // CHECK-NEXT:    %[[C:.*]] = arith.cmpi eq, %[[B]], %[[H]] : i32
 // CHECK-NEXT:    %[[V0:.*]] = arith.constant 31 : i32
-// CHECK-NEXT:    %[[V1:.*]] = arith.minsi %[[D]], %[[V0]] : i32
-// CHECK-NEXT:    %[[V2:.*]] = arith.constant 1 : i32
-// CHECK-NEXT:    %[[V3:.*]] = arith.addi %[[V1]], %[[V2]] : i32
-// CHECK-NEXT:    %[[V4:.*]] = arith.constant 128 : i32
-// CHECK-NEXT:    %[[V5:.*]] = arith.subi %[[V4]], %[[KV]] : i32
-// CHECK-NEXT:    %[[V6:.*]] = arith.constant 0 : i32
-// CHECK-NEXT:    %[[V7:.*]] = interval.range %[[V6]], %[[V3]] : i32
-// CHECK-NEXT:    %[[V8:.*]] = interval.empty
-// CHECK-NEXT:    %[[V9:.*]] = interval.select %[[C]], %[[V7]], %[[V8]]
-// CHECK-NEXT:    %[[V10:.*]] = arith.constant 0 : i32
-// CHECK-NEXT:    %[[V11:.*]] = interval.range %[[V10]], %[[V5]] : i32
-// CHECK-NEXT:    %[[V12:.*]] = interval.empty
-// CHECK-NEXT:    %[[V13:.*]] = arith.constant true
-// CHECK-NEXT:    %[[V14:.*]] = arith.xori %[[C]], %[[V13]] : i1
-// CHECK-NEXT:    %[[V15:.*]] = interval.select %[[V14]], %[[V11]], %[[V12]]
-// CHECK-NEXT:    %[[V16:.*]] = interval.union %[[V9]], %[[V15]]
-// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V16]] : i32
+// CHECK-NEXT:    %[[V1:.*]] = arith.subi %[[V0]], %[[D]] : i32
+// CHECK-NEXT:    %[[V2:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.maxsi %[[V1]], %[[V2]] : i32
+// CHECK-NEXT:    %[[V4:.*]] = arith.constant 32 : i32
+// CHECK-NEXT:    %[[V5:.*]] = arith.subi %[[V4]], %[[V3]] : i32
+// CHECK-NEXT:    %[[V6:.*]] = arith.constant 128 : i32
+// CHECK-NEXT:    %[[V7:.*]] = arith.subi %[[V6]], %[[KV]] : i32
+// CHECK-NEXT:    %[[V8:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V9:.*]] = interval.range %[[V8]], %[[V5]] : i32
+// CHECK-NEXT:    %[[V10:.*]] = interval.empty
+// CHECK-NEXT:    %[[V11:.*]] = interval.select %[[C]], %[[V9]], %[[V10]]
+// CHECK-NEXT:    %[[V12:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V13:.*]] = interval.range %[[V12]], %[[V7]] : i32
+// CHECK-NEXT:    %[[V14:.*]] = interval.empty
+// CHECK-NEXT:    %[[V15:.*]] = arith.constant true
+// CHECK-NEXT:    %[[V16:.*]] = arith.xori %[[C]], %[[V15]] : i1
+// CHECK-NEXT:    %[[V17:.*]] = interval.select %[[V16]], %[[V13]], %[[V14]]
+// CHECK-NEXT:    %[[V18:.*]] = interval.union %[[V11]], %[[V17]]
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V18]] : i32
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
@@ -504,14 +518,16 @@ mask.func @uniform_and window {
 // CHECK-NEXT:    %[[C:.*]] = arith.cmpi eq, %[[B]], %[[H]] : i32
 // CHECK-NEXT:    %[[D:.*]] = arith.subi %[[Q]], %[[KV]] : i32
 // CHECK-NEXT:    %[[V0:.*]] = arith.constant 31 : i32
-// CHECK-NEXT:    %[[V1:.*]] = arith.minsi %[[D]], %[[V0]] : i32
-// CHECK-NEXT:    %[[V2:.*]] = arith.constant 1 : i32
-// CHECK-NEXT:    %[[V3:.*]] = arith.addi %[[V1]], %[[V2]] : i32
-// CHECK-NEXT:    %[[V4:.*]] = arith.constant 0 : i32
-// CHECK-NEXT:    %[[V5:.*]] = interval.range %[[V4]], %[[V3]] : i32
-// CHECK-NEXT:    %[[V6:.*]] = interval.empty
-// CHECK-NEXT:    %[[V7:.*]] = interval.select %[[C]], %[[V5]], %[[V6]]
-// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V7]] : i32
+// CHECK-NEXT:    %[[V1:.*]] = arith.subi %[[V0]], %[[D]] : i32
+// CHECK-NEXT:    %[[V2:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.maxsi %[[V1]], %[[V2]] : i32
+// CHECK-NEXT:    %[[V4:.*]] = arith.constant 32 : i32
+// CHECK-NEXT:    %[[V5:.*]] = arith.subi %[[V4]], %[[V3]] : i32
+// CHECK-NEXT:    %[[V6:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V7:.*]] = interval.range %[[V6]], %[[V5]] : i32
+// CHECK-NEXT:    %[[V8:.*]] = interval.empty
+// CHECK-NEXT:    %[[V9:.*]] = interval.select %[[C]], %[[V7]], %[[V8]]
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V9]] : i32
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
@@ -553,18 +569,20 @@ mask.func @uniform_negated window {
 // CHECK-NEXT:    %[[C:.*]] = arith.cmpi eq, %[[B]], %[[H]] : i32
 // CHECK-NEXT:    %[[D:.*]] = arith.subi %[[Q]], %[[KV]] : i32
 // CHECK-NEXT:    %[[V0:.*]] = arith.constant 31 : i32
-// CHECK-NEXT:    %[[V1:.*]] = arith.minsi %[[D]], %[[V0]] : i32
-// CHECK-NEXT:    %[[V2:.*]] = arith.constant 1 : i32
-// CHECK-NEXT:    %[[V3:.*]] = arith.addi %[[V1]], %[[V2]] : i32
+// CHECK-NEXT:    %[[V1:.*]] = arith.subi %[[V0]], %[[D]] : i32
+// CHECK-NEXT:    %[[V2:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.maxsi %[[V1]], %[[V2]] : i32
 // CHECK-NEXT:    %[[V4:.*]] = arith.constant 32 : i32
-// CHECK-NEXT:    %[[V5:.*]] = interval.range %[[V3]], %[[V4]] : i32
-// CHECK-NEXT:    %[[V6:.*]] = interval.full
-// CHECK-NEXT:    %[[V7:.*]] = interval.empty
-// CHECK-NEXT:    %[[V8:.*]] = arith.constant true
-// CHECK-NEXT:    %[[V9:.*]] = arith.xori %[[C]], %[[V8]] : i1
-// CHECK-NEXT:    %[[V10:.*]] = interval.select %[[V9]], %[[V6]], %[[V7]]
-// CHECK-NEXT:    %[[V11:.*]] = interval.union %[[V5]], %[[V10]]
-// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V11]] : i32
+// CHECK-NEXT:    %[[V5:.*]] = arith.subi %[[V4]], %[[V3]] : i32
+// CHECK-NEXT:    %[[V6:.*]] = arith.constant 32 : i32
+// CHECK-NEXT:    %[[V7:.*]] = interval.range %[[V5]], %[[V6]] : i32
+// CHECK-NEXT:    %[[V8:.*]] = interval.full
+// CHECK-NEXT:    %[[V9:.*]] = interval.empty
+// CHECK-NEXT:    %[[V10:.*]] = arith.constant true
+// CHECK-NEXT:    %[[V11:.*]] = arith.xori %[[C]], %[[V10]] : i1
+// CHECK-NEXT:    %[[V12:.*]] = interval.select %[[V11]], %[[V8]], %[[V9]]
+// CHECK-NEXT:    %[[V13:.*]] = interval.union %[[V7]], %[[V12]]
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V13]] : i32
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 

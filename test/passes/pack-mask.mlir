@@ -16,12 +16,13 @@ mask.func @causal {
 // CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
 // CHECK-NEXT:    %[[V0:.*]] = arith.subi %[[Q]], %[[KV]] : i32
 // CHECK-NEXT:    %[[V1:.*]] = arith.constant 31 : i32
-// CHECK-NEXT:    %[[V2:.*]] = arith.minsi %[[V0]], %[[V1]] : i32
-// CHECK-NEXT:    %[[V3:.*]] = arith.constant 1 : i32
-// CHECK-NEXT:    %[[V4:.*]] = arith.addi %[[V2]], %[[V3]] : i32
-// CHECK-NEXT:    %[[V5:.*]] = arith.constant 0 : i32
-// CHECK-NEXT:    %[[V6:.*]] = interval.range %[[V5]], %[[V4]] : i32
-// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V6]] : i32
+// CHECK-NEXT:    %[[V2:.*]] = arith.subi %[[V1]], %[[V0]] : i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V4:.*]] = arith.maxsi %[[V2]], %[[V3]] : i32
+// CHECK-NEXT:    %[[V5:.*]] = arith.constant 32 : i32
+// CHECK-NEXT:    %[[V6:.*]] = arith.subi %[[V5]], %[[V4]] : i32
+// CHECK-NEXT:    %[[V7:.*]] = interval.range %[[V3]], %[[V6]] : i32
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V7]] : i32
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
@@ -42,15 +43,17 @@ mask.func @sliding_window {
 // CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
 // CHECK-NEXT:    %[[V0:.*]] = arith.subi %[[Q]], %[[KV]] : i32
 // CHECK-NEXT:    %[[V1:.*]] = arith.constant 31 : i32
-// CHECK-NEXT:    %[[V2:.*]] = arith.minsi %[[V0]], %[[V1]] : i32
-// CHECK-NEXT:    %[[V3:.*]] = arith.constant 1 : i32
-// CHECK-NEXT:    %[[V4:.*]] = arith.addi %[[V2]], %[[V3]] : i32
-// CHECK-NEXT:    %[[V5:.*]] = arith.constant 256 : i32
-// CHECK-NEXT:    %[[V6:.*]] = arith.maxsi %[[V0]], %[[V5]] : i32
-// CHECK-NEXT:    %[[V7:.*]] = arith.constant -256 : i32
-// CHECK-NEXT:    %[[V8:.*]] = arith.addi %[[V6]], %[[V7]] : i32
-// CHECK-NEXT:    %[[V9:.*]] = interval.range %[[V8]], %[[V4]] : i32
-// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V9]] : i32
+// CHECK-NEXT:    %[[V2:.*]] = arith.subi %[[V1]], %[[V0]] : i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V4:.*]] = arith.maxsi %[[V2]], %[[V3]] : i32
+// CHECK-NEXT:    %[[V5:.*]] = arith.constant 32 : i32
+// CHECK-NEXT:    %[[V6:.*]] = arith.subi %[[V5]], %[[V4]] : i32
+// CHECK-NEXT:    %[[V7:.*]] = arith.constant 256 : i32
+// CHECK-NEXT:    %[[V8:.*]] = arith.maxsi %[[V0]], %[[V7]] : i32
+// CHECK-NEXT:    %[[V9:.*]] = arith.constant -256 : i32
+// CHECK-NEXT:    %[[V10:.*]] = arith.addi %[[V8]], %[[V9]] : i32
+// CHECK-NEXT:    %[[V11:.*]] = interval.range %[[V10]], %[[V6]] : i32
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V11]] : i32
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
@@ -70,13 +73,14 @@ mask.func @prefix_lm {
 // CHECK-NEXT:    %[[V1:.*]] = arith.constant 128 : i32
 // CHECK-NEXT:    %[[V2:.*]] = arith.subi %[[V1]], %[[KV]] : i32
 // CHECK-NEXT:    %[[V3:.*]] = arith.constant 31 : i32
-// CHECK-NEXT:    %[[V4:.*]] = arith.minsi %[[V0]], %[[V3]] : i32
-// CHECK-NEXT:    %[[V5:.*]] = arith.constant 1 : i32
-// CHECK-NEXT:    %[[V6:.*]] = arith.addi %[[V4]], %[[V5]] : i32
-// CHECK-NEXT:    %[[V7:.*]] = arith.constant 0 : i32
-// CHECK-NEXT:    %[[V8:.*]] = arith.maxsi %[[V2]], %[[V6]] : i32
-// CHECK-NEXT:    %[[V9:.*]] = interval.range %[[V7]], %[[V8]] : i32
-// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V9]] : i32
+// CHECK-NEXT:    %[[V4:.*]] = arith.subi %[[V3]], %[[V0]] : i32
+// CHECK-NEXT:    %[[V5:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V6:.*]] = arith.maxsi %[[V4]], %[[V5]] : i32
+// CHECK-NEXT:    %[[V7:.*]] = arith.constant 32 : i32
+// CHECK-NEXT:    %[[V8:.*]] = arith.subi %[[V7]], %[[V6]] : i32
+// CHECK-NEXT:    %[[V9:.*]] = arith.maxsi %[[V2]], %[[V8]] : i32
+// CHECK-NEXT:    %[[V10:.*]] = interval.range %[[V5]], %[[V9]] : i32
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V10]] : i32
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
@@ -106,16 +110,17 @@ mask.func @chunked_causal {
 // CHECK-NEXT:    %[[V2:.*]] = arith.subi %[[Q]], %[[KV]] : i32
 // CHECK-NEXT:    %[[V3:.*]] = arith.constant 0 : i32
 // CHECK-NEXT:    %[[V4:.*]] = arith.subi %[[V3]], %[[V1]] : i32
-// CHECK-NEXT:    %[[V5:.*]] = arith.constant 480 : i32
-// CHECK-NEXT:    %[[V6:.*]] = arith.maxsi %[[V1]], %[[V5]] : i32
-// CHECK-NEXT:    %[[V7:.*]] = arith.subi %[[C512]], %[[V6]] : i32
+// CHECK-NEXT:    %[[V5:.*]] = arith.constant -480 : i32
+// CHECK-NEXT:    %[[V6:.*]] = arith.addi %[[V1]], %[[V5]] : i32
+// CHECK-NEXT:    %[[V7:.*]] = arith.maxsi %[[V6]], %[[V3]] : i32
 // CHECK-NEXT:    %[[V8:.*]] = arith.constant 31 : i32
-// CHECK-NEXT:    %[[V9:.*]] = arith.minsi %[[V2]], %[[V8]] : i32
-// CHECK-NEXT:    %[[V10:.*]] = arith.constant 1 : i32
-// CHECK-NEXT:    %[[V11:.*]] = arith.addi %[[V9]], %[[V10]] : i32
-// CHECK-NEXT:    %[[V12:.*]] = arith.minsi %[[V7]], %[[V11]] : i32
-// CHECK-NEXT:    %[[V13:.*]] = interval.range %[[V4]], %[[V12]] : i32
-// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V13]] : i32
+// CHECK-NEXT:    %[[V9:.*]] = arith.subi %[[V8]], %[[V2]] : i32
+// CHECK-NEXT:    %[[V10:.*]] = arith.maxsi %[[V9]], %[[V3]] : i32
+// CHECK-NEXT:    %[[V11:.*]] = arith.maxsi %[[V7]], %[[V10]] : i32
+// CHECK-NEXT:    %[[V12:.*]] = arith.constant 32 : i32
+// CHECK-NEXT:    %[[V13:.*]] = arith.subi %[[V12]], %[[V11]] : i32
+// CHECK-NEXT:    %[[V14:.*]] = interval.range %[[V4]], %[[V13]] : i32
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V14]] : i32
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
@@ -144,12 +149,13 @@ mask.func @document_causal {
 // CHECK-NEXT:    %[[V3:.*]] = arith.constant 0 : i32
 // CHECK-NEXT:    %[[V4:.*]] = arith.maxsi %[[START]], %[[V3]] : i32
 // CHECK-NEXT:    %[[V5:.*]] = arith.subi %[[V4]], %[[KV]] : i32
-// CHECK-NEXT:    %[[V6:.*]] = arith.constant -31 : i32
-// CHECK-NEXT:    %[[V7:.*]] = arith.maxsi %[[V2]], %[[V6]] : i32
-// CHECK-NEXT:    %[[V8:.*]] = arith.constant 1 : i32
-// CHECK-NEXT:    %[[V9:.*]] = arith.subi %[[V8]], %[[V7]] : i32
-// CHECK-NEXT:    %[[V10:.*]] = interval.range %[[V5]], %[[V9]] : i32
-// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V10]] : i32
+// CHECK-NEXT:    %[[V6:.*]] = arith.constant 31 : i32
+// CHECK-NEXT:    %[[V7:.*]] = arith.addi %[[V2]], %[[V6]] : i32
+// CHECK-NEXT:    %[[V8:.*]] = arith.maxsi %[[V7]], %[[V3]] : i32
+// CHECK-NEXT:    %[[V9:.*]] = arith.constant 32 : i32
+// CHECK-NEXT:    %[[V10:.*]] = arith.subi %[[V9]], %[[V8]] : i32
+// CHECK-NEXT:    %[[V11:.*]] = interval.range %[[V5]], %[[V10]] : i32
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V11]] : i32
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
@@ -174,16 +180,18 @@ mask.func @per_batch_window {
 // CHECK-NEXT:    %[[V4:.*]] = arith.extsi %[[WIN]] : i32 to i64
 // CHECK-NEXT:    %[[V5:.*]] = arith.subi %[[V3]], %[[V4]] : i64
 // CHECK-NEXT:    %[[V6:.*]] = arith.constant 31 : i32
-// CHECK-NEXT:    %[[V7:.*]] = arith.minsi %[[V0]], %[[V6]] : i32
-// CHECK-NEXT:    %[[V8:.*]] = arith.constant 1 : i32
-// CHECK-NEXT:    %[[V9:.*]] = arith.addi %[[V7]], %[[V8]] : i32
-// CHECK-NEXT:    %[[V10:.*]] = arith.constant 0 : i64
-// CHECK-NEXT:    %[[V11:.*]] = arith.maxsi %[[V5]], %[[V10]] : i64
-// CHECK-NEXT:    %[[V12:.*]] = arith.constant 32 : i64
-// CHECK-NEXT:    %[[V13:.*]] = arith.minsi %[[V11]], %[[V12]] : i64
-// CHECK-NEXT:    %[[V14:.*]] = arith.trunci %[[V13]] : i64 to i32
-// CHECK-NEXT:    %[[V15:.*]] = interval.range %[[V14]], %[[V9]] : i32
-// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V15]] : i32
+// CHECK-NEXT:    %[[V7:.*]] = arith.subi %[[V6]], %[[V0]] : i32
+// CHECK-NEXT:    %[[V8:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V9:.*]] = arith.maxsi %[[V7]], %[[V8]] : i32
+// CHECK-NEXT:    %[[V10:.*]] = arith.constant 32 : i32
+// CHECK-NEXT:    %[[V11:.*]] = arith.subi %[[V10]], %[[V9]] : i32
+// CHECK-NEXT:    %[[V12:.*]] = arith.constant 0 : i64
+// CHECK-NEXT:    %[[V13:.*]] = arith.maxsi %[[V5]], %[[V12]] : i64
+// CHECK-NEXT:    %[[V14:.*]] = arith.constant 32 : i64
+// CHECK-NEXT:    %[[V15:.*]] = arith.minsi %[[V13]], %[[V14]] : i64
+// CHECK-NEXT:    %[[V16:.*]] = arith.trunci %[[V15]] : i64 to i32
+// CHECK-NEXT:    %[[V17:.*]] = interval.range %[[V16]], %[[V11]] : i32
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V17]] : i32
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
@@ -204,19 +212,20 @@ mask.func @head_causal {
 // CHECK-NEXT:    %[[CAUSAL_HEAD:.*]] = arith.cmpi slt, %[[H]], %[[C4]] : i32
 // CHECK-NEXT:    %[[V0:.*]] = arith.subi %[[Q]], %[[KV]] : i32
 // CHECK-NEXT:    %[[V1:.*]] = arith.constant 31 : i32
-// CHECK-NEXT:    %[[V2:.*]] = arith.minsi %[[V0]], %[[V1]] : i32
-// CHECK-NEXT:    %[[V3:.*]] = arith.constant 1 : i32
-// CHECK-NEXT:    %[[V4:.*]] = arith.addi %[[V2]], %[[V3]] : i32
-// CHECK-NEXT:    %[[V5:.*]] = arith.constant 0 : i32
-// CHECK-NEXT:    %[[V6:.*]] = interval.range %[[V5]], %[[V4]] : i32
-// CHECK-NEXT:    %[[V7:.*]] = interval.empty
-// CHECK-NEXT:    %[[V8:.*]] = interval.select %[[CAUSAL_HEAD]], %[[V6]], %[[V7]]
-// CHECK-NEXT:    %[[V9:.*]] = interval.full
-// CHECK-NEXT:    %[[V10:.*]] = arith.constant true
-// CHECK-NEXT:    %[[V11:.*]] = arith.xori %[[CAUSAL_HEAD]], %[[V10]] : i1
-// CHECK-NEXT:    %[[V12:.*]] = interval.select %[[V11]], %[[V9]], %[[V7]]
-// CHECK-NEXT:    %[[V13:.*]] = interval.union %[[V8]], %[[V12]]
-// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V13]] : i32
+// CHECK-NEXT:    %[[V2:.*]] = arith.subi %[[V1]], %[[V0]] : i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V4:.*]] = arith.maxsi %[[V2]], %[[V3]] : i32
+// CHECK-NEXT:    %[[V5:.*]] = arith.constant 32 : i32
+// CHECK-NEXT:    %[[V6:.*]] = arith.subi %[[V5]], %[[V4]] : i32
+// CHECK-NEXT:    %[[V7:.*]] = interval.range %[[V3]], %[[V6]] : i32
+// CHECK-NEXT:    %[[V8:.*]] = interval.empty
+// CHECK-NEXT:    %[[V9:.*]] = interval.select %[[CAUSAL_HEAD]], %[[V7]], %[[V8]]
+// CHECK-NEXT:    %[[V10:.*]] = interval.full
+// CHECK-NEXT:    %[[V11:.*]] = arith.constant true
+// CHECK-NEXT:    %[[V12:.*]] = arith.xori %[[CAUSAL_HEAD]], %[[V11]] : i1
+// CHECK-NEXT:    %[[V13:.*]] = interval.select %[[V12]], %[[V10]], %[[V8]]
+// CHECK-NEXT:    %[[V14:.*]] = interval.union %[[V9]], %[[V13]]
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V14]] : i32
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
