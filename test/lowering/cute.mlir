@@ -14,14 +14,9 @@ mask.func @causal {
 // CHECK-EMPTY:
 // CHECK-NEXT: import cutlass
 // CHECK-NEXT: import cutlass.cute as cute
-// CHECK-NEXT: from cutlass._mlir.dialects import llvm
-// CHECK-NEXT: from cutlass.cutlass_dsl import T, dsl_user_op
 // CHECK-NEXT: from flash_attn.cute import utils
 // CHECK-EMPTY:
 // CHECK-EMPTY:
-// CHECK-NEXT: @dsl_user_op
-// CHECK-NEXT: def bmsk_u32(pos, width, *, loc=None, ip=None):
-// CHECK:              "bmsk.clamp.b32 $0, $1, $2;",
 
 // CHECK:      @cute.jit
 // CHECK-NEXT: def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
@@ -59,6 +54,16 @@ mask.func @prefix_lm {
   mask.yield %r : i1
 }
 
+// A module whose keep word uses a bit-field mask defines the bmsk_u32 helper.
+// CHECK:      import cutlass.cute as cute
+// CHECK-NEXT: from cutlass._mlir.dialects import llvm
+// CHECK-NEXT: from cutlass.cutlass_dsl import T, dsl_user_op
+// CHECK-NEXT: from flash_attn.cute import utils
+// CHECK-EMPTY:
+// CHECK-EMPTY:
+// CHECK-NEXT: @dsl_user_op
+// CHECK-NEXT: def bmsk_u32(pos, width, *, loc=None, ip=None):
+// CHECK:              "bmsk.clamp.b32 $0, $1, $2;",
 // CHECK:      @cute.jit
 // CHECK-NEXT: def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
 // CHECK-NEXT:     """maskopt: mask.func @prefix_lm, packed keep word."""
