@@ -17,9 +17,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from maskopt.passes.remarks import Remark
+
 __version__ = "0.1.0"
 
-__all__ = ["CompiledMask", "compile_mask", "make_context", "__version__"]
+__all__ = ["CompiledMask", "Remark", "compile_mask", "make_context", "__version__"]
 
 
 def make_context():
@@ -46,6 +48,9 @@ class CompiledMask:
     keep_mask_exprs: list[str] = field(default_factory=list)
     aux_tensors: list[Any] = field(default_factory=list)
     aux_scalars: list[Any] = field(default_factory=list)
+    remarks: list[Remark] = field(default_factory=list)
+    """Why it did not pack, structured (`maskopt.Remark`: severity, message,
+    file, line, col, suggestion), located in the mask_mod's source."""
 
     @property
     def ir(self) -> str:
@@ -76,6 +81,7 @@ def compile_mask(
     from maskopt.lowering.cute import keep_mask_exprs, print_cute_module
     from maskopt.lowering.fx_import import import_graph, import_mask_mod
     from maskopt.passes.pipeline import PackMaskPass
+    from maskopt.passes.remarks import collect_remarks, function_remarks
     from xdsl.dialects.builtin import ModuleOp
 
     aux_tensors: list[Any] = []
@@ -86,7 +92,8 @@ def compile_mask(
         module, traced = import_mask_mod(mask_mod, name=name)
         aux_tensors = list(traced.aux_tensors)
         func_name = traced.name
-    PackMaskPass(max_intervals=max_intervals).apply(make_context(), module)
+    with collect_remarks() as collected:
+        PackMaskPass(max_intervals=max_intervals).apply(make_context(), module)
     module.verify()
     func = module.ops.first
     out = io.StringIO()
@@ -100,4 +107,5 @@ def compile_mask(
         cute_source=out.getvalue(),
         keep_mask_exprs=keep_mask_exprs(func) if packed else [],  # type: ignore[arg-type]
         aux_tensors=aux_tensors,
+        remarks=function_remarks(module, collected),
     )
