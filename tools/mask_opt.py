@@ -351,30 +351,23 @@ class MaskOptMain(xDSLOptMain):
 
         with collect_remarks() as remarks:
             self._verify(prog, None)
+            group = None  # the timing row of the pass pipeline being expanded
             for depth, label, p in self.steps:
-                if p is None:  # a pass pipeline's own row in the timing report
+                if p is None:
+                    group = len(self.timer.rows)
                     self.timer.add(depth, label, 0.0)
                     continue
                 start = time.perf_counter()
                 p.apply(self.ctx, prog)
-                self.timer.add(depth, label, time.perf_counter() - start)
-                self._fill_group_times()
+                seconds = time.perf_counter() - start
+                self.timer.add(depth, label, seconds)
+                if depth > 0 and group is not None:
+                    d, name, t = self.timer.rows[group]
+                    self.timer.rows[group] = (d, name, t + seconds)
                 self._verify(prog, label)
                 if self.args.print_ir_after_all:
                     self._dump(prog, label)
         self.report(prog, remarks)
-
-    def _fill_group_times(self) -> None:
-        rows = self.timer.rows
-        for i, (depth, name, _) in enumerate(rows):
-            if name.startswith("pack-mask"):
-                total = 0.0
-                for d, _, t in rows[i + 1 :]:
-                    if d <= depth:
-                        break
-                    if d == depth + 1:
-                        total += t
-                rows[i] = (depth, name, total)
 
     def _verify(self, prog: ModuleOp, after: str | None) -> None:
         if self.args.disable_verify:
@@ -524,10 +517,18 @@ def _expand(passes: Sequence[Any]) -> list[tuple[int, str, Any]]:
 
 
 def _spec(p: Any) -> str:
-    try:
-        return str(p.pipeline_pass_spec())
-    except Exception:  # noqa: BLE001 - a pass without a printable spec
-        return p.name
+    """A pass as `-p` spells it, with the options that differ from the default:
+    `fold-intervals{max-intervals=4}`."""
+    import dataclasses
+
+    options = []
+    if dataclasses.is_dataclass(p):
+        for f in dataclasses.fields(p):
+            value = getattr(p, f.name)
+            if f.default is not dataclasses.MISSING and value == f.default:
+                continue
+            options.append(f"{f.name.replace('_', '-')}={value}")
+    return p.name + (f"{{{','.join(options)}}}" if options else "")
 
 
 class _KeptOpen(StringIO):
