@@ -299,6 +299,13 @@ class MaskOptMain(xDSLOptMain):
             "output_file": "write the output to this file (atomically: only when the "
             "whole run succeeds) instead of stdout",
         }
+        _help.update(
+            {
+                "disable_verify": "do not verify the IR after parsing and after every pass",
+                "version": "print mask-opt's version and exit",
+                "shrink": argparse.SUPPRESS,
+            }
+        )
         for action in arg_parser._actions:
             if action.dest in _help:
                 action.help = _help[action.dest]
