@@ -344,9 +344,15 @@ class LinearForms:
                 f"{describe(value)} may overflow {value.type}, so it is not lane-affine", value
             )
         for operand in op.operands:
-            if operand in self.dependent and isinstance(operand.type, IntegerType):
-                if self.of(operand) is None:
-                    return self.explain(operand)
+            if (
+                operand in self.dependent
+                and isinstance(operand.type, IntegerType)
+                and operand.type != IntegerType(1)
+                and self.of(operand) is None
+                # abs/min/max/where are piecewise lane-affine: blame their user
+                and not isinstance(operand.owner, (arith.SelectOp, arith.MinSIOp, arith.MaxSIOp))
+            ):
+                return self.explain(operand)
         match op:
             case mask.LoadOp():
                 return Reason(
@@ -382,6 +388,12 @@ def _gather_suggestion(load: mask.LoadOp, dependent: set[SSAValue]) -> str:
         "index aux tensors by lane-uniform values (b, h, q_idx) instead, e.g. "
         "a starts/offsets tensor indexed by the document of q_idx"
     )
+    if load.result.type == IntegerType(1):
+        return (
+            "if the kv positions it keeps form a few runs, compare kv_idx with their "
+            "bounds instead (`(kv_idx >= start) & (kv_idx < end)` with start and end "
+            "indexed by b, h or q_idx)"
+        )
     for use in load.result.uses:
         cmp = use.operation
         if not isinstance(cmp, arith.CmpiOp) or cmp.predicate.value.data not in (0, 1):

@@ -252,6 +252,9 @@ class _Folder:
                     "overflow i64)",
                     value,
                 )
+            case mask.LoadOp():
+                r = self.forms.explain(value)
+                raise NotFoldable(r.message, r.at, r.suggestion)  # type: ignore[arg-type]
             case _:
                 name = op.name if isinstance(op, Operation) else "a block argument"
                 raise NotFoldable(
