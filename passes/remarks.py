@@ -78,10 +78,14 @@ class Remark:
 
     def format(self, *, default_location: str = "<unknown>", source: bool = True) -> str:
         """Compiler-style text: `file:line:col: remark: ...`, the source line
-        with the sub-expression underlined, and a `note:` with the suggestion."""
+        with the sub-expression underlined, and a `note:` with the suggestion;
+        with `source=False`, one line (the suggestion after `; `)."""
         where = self.location or default_location
+        if not source:
+            tail = f"; {self.suggestion}" if self.suggestion else ""
+            return f"{where}: {self.severity}: {self.message}{tail}"
         out = [f"{where}: {self.severity}: {self.message}"]
-        if source and self.file is not None and self.line is not None:
+        if self.file is not None and self.line is not None:
             text = linecache.getline(self.file, self.line).rstrip("\n")
             if text.strip() and self.col is not None:
                 out.append(f"    {text}")

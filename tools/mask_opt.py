@@ -327,8 +327,8 @@ class MaskOptMain(xDSLOptMain):
             "--no-remark-source",
             default=False,
             action="store_true",
-            help="print remarks on one line each, without the source line and "
-            "the suggestion note",
+            help="print each remark on one line, the suggestion appended after "
+            "`; `, without the source line",
         )
 
     # The pipeline ---------------------------------------------------------
@@ -403,6 +403,18 @@ class MaskOptMain(xDSLOptMain):
         printer.print_op(prog)
         print("\n", file=sys.stderr)
         sys.stderr.flush()
+
+    def get_input_name(self):
+        return self.args.input_file or "<stdin>"
+
+    def parse_chunk(self, chunk: IO[bytes], file_extension: str, start_offset: int = 0):
+        """Parse `.mlir` like mlir-opt: an op without `loc(...)` gets the
+        file, line and column where it starts (remarks point there)."""
+        if (self.args.frontend or file_extension) != "mlir":
+            return super().parse_chunk(chunk, file_extension, start_offset)
+        parser = _LocatingParser(self.ctx, chunk.read(), self.get_input_name())
+        parser.line_offset = start_offset
+        return parser.parse_module(not self.args.no_implicit_module)
 
     # Running ---------------------------------------------------------------
 
@@ -536,6 +548,46 @@ def _spec(p: Any) -> str:
                 continue
             options.append(f"{f.name.replace('_', '-')}={value}")
     return p.name + (f"{{{','.join(options)}}}" if options else "")
+
+
+def _locating_parser_class():
+    from xdsl.parser import Parser
+
+    class LocatingParser(Parser):
+        line_offset = 0
+        _line_starts: list[int] | None = None
+
+        def parse_operation(self):
+            from xdsl.dialects.builtin import FileLineColLoc, IntAttr, StringAttr, UnknownLoc
+
+            start = self._current_token.span.start
+            op = super().parse_operation()
+            if isinstance(op.location, UnknownLoc):
+                line, col = self._line_col(start)
+                op.location = FileLineColLoc(
+                    StringAttr(self.lexer.input.name), IntAttr(line), IntAttr(col)
+                )
+            return op
+
+        def _line_col(self, pos: int) -> tuple[int, int]:
+            import bisect
+
+            if self._line_starts is None:
+                content = self.lexer.input.content
+                newline = "\n" if isinstance(content, str) else b"\n"
+                starts, i = [0], content.find(newline)
+                while i >= 0:
+                    starts.append(i + 1)
+                    i = content.find(newline, i + 1)
+                self._line_starts = starts
+            index = bisect.bisect_right(self._line_starts, pos) - 1
+            return index + 1 + self.line_offset, pos - self._line_starts[index] + 1
+
+    return LocatingParser
+
+
+def _LocatingParser(*args: Any):  # noqa: N802 - a lazily defined class
+    return _locating_parser_class()(*args)
 
 
 class _KeptOpen(StringIO):

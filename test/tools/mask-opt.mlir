@@ -2,22 +2,28 @@
 
 // Remarks: a function that does not pack is reported on stderr (stdout has
 // only the IR); --no-remarks silences them.
-// RUN: mask-opt %s -p pack-mask 2>&1 >/dev/null | filecheck %s --check-prefix=REMARK
+// RUN: mask-opt %s -p pack-mask 2>&1 >/dev/null | filecheck %s --check-prefix=REMARK --strict-whitespace
 // RUN: mask-opt %s -p pack-mask --no-remarks 2> %t.quiet > /dev/null
 // RUN: not test -s %t.quiet
 // RUN: mask-opt %s -p pack-mask 2>/dev/null | filecheck %s --check-prefix=IR
 // RUN: mask-opt -p pack-mask < %s 2>&1 >/dev/null | filecheck %s --check-prefix=STDIN
 
-// The IR has no source locations: the remark is at the file, and names the
-// sub-expression rendered from the IR; the suggestion is a note.
-// REMARK:      {{^}}{{.*}}mask-opt.mlir: remark: mask.func @gather not packed: `doc[kv + lane]` is a per-lane gather: its index depends on kv_idx{{$}}
-// REMARK-NEXT: {{^}}{{.*}}mask-opt.mlir: note: if documents are contiguous, compare kv_idx with the bounds of q_idx's document instead of comparing doc of q_idx and kv_idx: `(kv_idx >= doc_starts[doc[q]]) & (kv_idx < doc_ends[doc[q]])` packs (doc_starts/doc_ends indexed by document id){{$}}
+// Ops parsed from .mlir are located like mlir-opt does (file:line:col of the
+// op): the remark points at the gather, shows its line and names it rendered
+// from the IR; the suggestion is a note. --no-remark-source: one line.
+// RUN: mask-opt %s -p pack-mask --no-remark-source 2>&1 >/dev/null | filecheck %s --check-prefix=ONELINE
+// REMARK:      {{^}}{{.*}}mask-opt.mlir:89:3: remark: mask.func @gather not packed: `doc[kv + lane]` is a per-lane gather: its index depends on kv_idx{{$}}
+// REMARK-NEXT: {{^}}      %dk = mask.load %doc[%kv] : tensor<1024xi32>[i32] -> i32{{$}}
+// REMARK-NEXT: {{^}}      ^{{$}}
+// REMARK-NEXT: {{^}}{{.*}}mask-opt.mlir:89:3: note: if documents are contiguous, compare kv_idx with the bounds of q_idx's document instead of comparing doc of q_idx and kv_idx: `(kv_idx >= doc_starts[doc[q]]) & (kv_idx < doc_ends[doc[q]])` packs (doc_starts/doc_ends indexed by document id){{$}}
+// ONELINE:     {{^}}{{.*}}mask-opt.mlir:89:3: remark: mask.func @gather not packed: `doc[kv + lane]` is a per-lane gather: its index depends on kv_idx; if documents are contiguous, {{.*}} packs (doc_starts/doc_ends indexed by document id){{$}}
+// ONELINE-NOT: {{.}}
 // REMARK-NOT:  remark:
 // IR:          mask.func @causal window {
 // IR:            mask.yield %{{.*}} : i32
 // IR:          mask.func @gather window unpacked "`doc[kv + lane]` is a per-lane gather: its index depends on kv_idx; if documents are contiguous,
 // IR:            mask.yield %{{.*}} : i1
-// STDIN:       <stdin>: remark: mask.func @gather not packed: `doc[kv + lane]` is a per-lane gather
+// STDIN:       {{^}}<stdin>:89:3: remark: mask.func @gather not packed: `doc[kv + lane]` is a per-lane gather
 
 // -o writes the output file (atomically); nothing goes to stdout.
 // RUN: rm -f %t.py %t.stdout
