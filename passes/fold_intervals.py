@@ -151,10 +151,12 @@ class _Folder:
 
     # Folding --------------------------------------------------------------
 
-    def too_many(self, n: int, what: SSAValue) -> NotFoldable:
+    def too_many(self, n: int, what: SSAValue | str) -> NotFoldable:
+        at = what if isinstance(what, SSAValue) else None
         return NotFoldable(
-            f"{n} ranges exceed max-intervals={self.max_intervals} at {describe(what)}",
-            what,
+            f"{n} ranges exceed max-intervals={self.max_intervals} at "
+            f"{describe(what) if isinstance(what, SSAValue) else what}",
+            at,
             f"raise max-intervals (pack-mask{{max-intervals=N}}, compile_mask(..., "
             f"max_intervals=N)): this point alone needs {n}",
         )
