@@ -396,7 +396,7 @@ def _gather_suggestion(load: mask.LoadOp, dependent: set[SSAValue]) -> str:
         )
     for use in load.result.uses:
         cmp = use.operation
-        if not isinstance(cmp, arith.CmpiOp) or cmp.predicate.value.data not in (0, 1):
+        if not isinstance(cmp, arith.CmpiOp) or cmp.predicate.value.data != 0:  # eq
             continue
         other = cmp.rhs if cmp.lhs is load.result else cmp.lhs
         peer = other.owner

@@ -15,9 +15,10 @@ from __future__ import annotations
 import io
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from maskopt.passes.remarks import Remark
+if TYPE_CHECKING:
+    from maskopt.passes.remarks import Remark
 
 __version__ = "0.1.0"
 
@@ -109,3 +110,11 @@ def compile_mask(
         aux_tensors=aux_tensors,
         remarks=function_remarks(module, collected),
     )
+
+
+def __getattr__(name: str) -> Any:
+    if name == "Remark":  # lazily: `import maskopt` does not import xDSL
+        from maskopt.passes.remarks import Remark
+
+        return Remark
+    raise AttributeError(f"module 'maskopt' has no attribute {name!r}")
