@@ -81,6 +81,17 @@ class Run:
         return False
 
 
+@dataclass(frozen=True)
+class Described:
+    """A value in messages: `str()` describes it in the user's terms, on
+    demand (`describe` may read the user's source)."""
+
+    value: SSAValue
+
+    def __str__(self) -> str:
+        return describe(self.value)
+
+
 #: A lane set as a union of runs. [] is empty, [Run()] is all lanes.
 Runs = list[Run]
 
@@ -151,29 +162,29 @@ class _Folder:
 
     # Folding --------------------------------------------------------------
 
-    def too_many(self, n: int, what: SSAValue | str) -> NotFoldable:
-        at = what if isinstance(what, SSAValue) else None
+    def too_many(self, n: int, what: Described | SSAValue | str) -> NotFoldable:
+        if isinstance(what, SSAValue):
+            what = Described(what)
         return NotFoldable(
-            f"{n} ranges exceed max-intervals={self.max_intervals} at "
-            f"{describe(what) if isinstance(what, SSAValue) else what}",
-            at,
+            f"{n} ranges exceed max-intervals={self.max_intervals} at {what}",
+            what.value if isinstance(what, Described) else None,
             f"raise max-intervals (pack-mask{{max-intervals=N}}, compile_mask(..., "
             f"max_intervals=N)): this point alone needs {n}",
         )
 
-    def check_size(self, runs: Runs, what: SSAValue) -> Runs:
+    def check_size(self, runs: Runs, what: Described | str) -> Runs:
         runs = [r for r in runs if not r.contradictory()]
         runs = list(dict.fromkeys(runs))
         if len(runs) > self.max_intervals:
             raise self.too_many(len(runs), what)
         return runs
 
-    def intersect(self, a: Runs, b: Runs, what: SSAValue) -> Runs:
+    def intersect(self, a: Runs, b: Runs, what: Described | str) -> Runs:
         if len(a) * len(b) > self.max_intervals and not (len(a) <= 1 or len(b) <= 1):
             raise self.too_many(len(a) * len(b), what)
         return self.check_size([x & y for x, y in product(a, b)], what)
 
-    def complement(self, runs: Runs, what: SSAValue) -> Runs:
+    def complement(self, runs: Runs, what: Described | str) -> Runs:
         out: Runs = [Run()]
         for run in runs:
             parts: Runs = [Run(his=(lo,)) for lo in run.los]
@@ -221,7 +232,7 @@ class _Folder:
         if value not in self.forms.dependent:
             return [Run(conds=((value, True),))]
         op = value.owner
-        what = value
+        what = Described(value)
         match op:
             case mask.LaneCmpOp():
                 return self.lane_cmp(op)
