@@ -83,3 +83,31 @@ def test_success_and_usage_statuses(tmp_path, capsys):
     assert mask_opt.main([str(src), "--bogus"]) == mask_opt.EXIT_USAGE_ERROR
     err = capsys.readouterr().err.splitlines()
     assert len(err) == 2 and all(e.startswith("mask-opt: error: ") for e in err)
+
+
+BAD_MASKS = __file__.rsplit("/python/", 1)[0] + "/tools/Inputs/bad_masks.py"
+
+
+@pytest.mark.parametrize(
+    ("function", "message"),
+    [
+        (
+            "float_math",
+            "bad_masks.py:26:22: `q_idx.float()` (prims.convert_element_type) has dtype torch.float32; ",
+        ),
+        (
+            "control_flow",
+            "bad_masks.py:30:8: mask_mod 'control_flow' failed to trace: data-dependent Python control flow",
+        ),
+        ("three_args", "bad_masks.py:13: mask_mod 'three_args': wrong arity"),
+    ],
+)
+def test_bad_mask_mods_are_one_line_input_errors(tmp_path, capsys, function, message):
+    out = tmp_path / "out.py"
+    status = mask_opt.main([f"{BAD_MASKS}:{function}", "-t", "cute", "-o", str(out)])
+    assert status == mask_opt.EXIT_INPUT_ERROR
+    captured = capsys.readouterr()
+    lines = captured.err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("mask-opt: error: "), captured.err
+    assert message in lines[0]
+    assert captured.out == "" and not out.exists()
