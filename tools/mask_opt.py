@@ -211,6 +211,7 @@ class _Timer:
 
     def __init__(self, enabled: bool):
         self.enabled = enabled
+        self.start = time.perf_counter()
         self.rows: list[tuple[int, str, float]] = []  # (depth, name, seconds)
 
     def phase(self, name: str, depth: int = 0):
@@ -232,7 +233,9 @@ class _Timer:
 
     def report(self, stream: IO[str]) -> None:
         """MLIR's `-mlir-timing` layout: wall time and share per row."""
-        total = sum(t for d, _, t in self.rows if d == 0)
+        total = time.perf_counter() - self.start
+        rest = total - sum(t for d, _, t in self.rows if d == 0)
+        rows = self.rows + [(0, "rest (verification, remarks)", max(rest, 0.0))]
         bar = "===" + "-" * 73 + "==="
         print(bar, file=stream)
         print(" " * 26 + "... Execution time report ...", file=stream)
@@ -240,7 +243,7 @@ class _Timer:
         print(f"  Total Execution Time: {total:.4f} seconds", file=stream)
         print(file=stream)
         print("  ----Wall Time----  ----Name----", file=stream)
-        for depth, name, t in self.rows:
+        for depth, name, t in rows:
             share = 100.0 * t / total if total > 0 else 0.0
             print(f"  {t:8.4f} ({share:5.1f}%)  {'  ' * depth}{name}", file=stream)
         print(f"  {total:8.4f} (100.0%)  Total", file=stream)

@@ -55,9 +55,11 @@ mask.func @causal {
 // TIME-NEXT:   {{ *[0-9]+\.[0-9]+ \( *[0-9.]+%\)}}    canonicalize (pack-mask 8/9)
 // TIME-NEXT:   {{ *[0-9]+\.[0-9]+ \( *[0-9.]+%\)}}    cse (pack-mask 9/9)
 // TIME-NEXT:   {{ *[0-9]+\.[0-9]+ \( *[0-9.]+%\)}}  output (mlir)
+// TIME-NEXT:   {{ *[0-9]+\.[0-9]+ \( *[0-9.]+%\)}}  rest (verification, remarks)
 // TIME-NEXT:   {{ *[0-9]+\.[0-9]+}} (100.0%)  Total
 
 // NOPASS:      ----Wall Time----  ----Name----
 // NOPASS-NEXT: parse
 // NOPASS-NEXT: output (mlir)
+// NOPASS-NEXT: rest (verification, remarks)
 // NOPASS-NEXT: Total
