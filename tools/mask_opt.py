@@ -72,6 +72,7 @@ examples:
   mask-opt in.mlir -p pack-mask                            the whole pipeline on IR
   mask-opt in.mlir -p 'lane-affine,fold-intervals{max-intervals=4},simplify-intervals'
   mask-opt in.mlir -p pack-mask --print-ir-after-all       IR after every pass (stderr)
+  mask-opt masks.py:causal --print-ir-before-all           the imported IR, then before every pass
   mask-opt in.mlir -p pack-mask --time-passes              per-pass wall time (stderr)
   mask-opt in.mlir -p pack-mask -t cute -o out.py          -o is written atomically
   mask-opt in.mlir --split-input-file --print-op-generic
@@ -321,6 +322,14 @@ class MaskOptMain(xDSLOptMain):
             "expanded into its passes)",
         )
         arg_parser.add_argument(
+            "--print-ir-before-all",
+            default=False,
+            action="store_true",
+            help="print the IR before every pass on stderr, under "
+            "`// -----// IR Dump Before PASS //----- //` headers (the first dump is "
+            "the imported or parsed IR)",
+        )
+        arg_parser.add_argument(
             "--no-remarks",
             default=False,
             action="store_true",
@@ -367,6 +376,8 @@ class MaskOptMain(xDSLOptMain):
                     group = len(self.timer.rows)
                     self.timer.add(depth, label, 0.0)
                     continue
+                if self.args.print_ir_before_all:
+                    self._dump(prog, label, "Before")
                 start = time.perf_counter()
                 p.apply(self.ctx, prog)
                 seconds = time.perf_counter() - start
@@ -376,7 +387,7 @@ class MaskOptMain(xDSLOptMain):
                     self.timer.rows[group] = (d, name, t + seconds)
                 self._verify(prog, label)
                 if self.args.print_ir_after_all:
-                    self._dump(prog, label)
+                    self._dump(prog, label, "After")
         self.report(prog, remarks)
 
     def _verify(self, prog: ModuleOp, after: str | None) -> None:
@@ -393,11 +404,11 @@ class MaskOptMain(xDSLOptMain):
                 f"the IR after pass {after} does not verify: {_verify_message(e)}"
             ) from None
 
-    def _dump(self, prog: ModuleOp, label: str) -> None:
+    def _dump(self, prog: ModuleOp, label: str, when: str) -> None:
         from xdsl.printer import Printer
 
         sys.stdout.flush()
-        print(f"// -----// IR Dump After {label} //----- //", file=sys.stderr)
+        print(f"// -----// IR Dump {when} {label} //----- //", file=sys.stderr)
         printer = Printer(
             stream=sys.stderr,
             print_generic_format=self.args.print_op_generic,

@@ -7,6 +7,7 @@
 // RUN: mask-opt %s -p 'pack-mask,cse' --print-ir-after-all 2>/dev/null | filecheck %s --check-prefix=OUT
 // RUN: mask-opt %s -p 'pack-mask{max-intervals=4}' --time-passes 2>&1 >/dev/null | filecheck %s --check-prefix=TIME
 // RUN: mask-opt %s --time-passes 2>&1 >/dev/null | filecheck %s --check-prefix=NOPASS
+// RUN: mask-opt %s -p 'lane-affine,cse' --print-ir-before-all --print-ir-after-all 2>&1 >/dev/null | filecheck %s --check-prefix=BOTH
 
 mask.func @causal {
 ^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
@@ -63,3 +64,13 @@ mask.func @causal {
 // NOPASS-NEXT: output (mlir)
 // NOPASS-NEXT: rest (verification, remarks)
 // NOPASS-NEXT: Total
+
+// BOTH:      // -----// IR Dump Before lane-affine //----- //
+// BOTH-NEXT: builtin.module {
+// BOTH-NEXT:   mask.func @causal {
+// BOTH:      // -----// IR Dump After lane-affine //----- //
+// BOTH-NEXT: builtin.module {
+// BOTH-NEXT:   mask.func @causal window {
+// BOTH:      // -----// IR Dump Before cse //----- //
+// BOTH:      // -----// IR Dump After cse //----- //
+// BOTH-NOT:  IR Dump
