@@ -414,6 +414,10 @@ class FoldIntervalsPass(ModulePass):
 
     max_intervals: int = 8
 
+    def __post_init__(self):
+        if not isinstance(self.max_intervals, int) or self.max_intervals < 1:
+            raise ValueError(f"max-intervals must be at least 1, got {self.max_intervals}")
+
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
         for func in op.walk():
             if isinstance(func, mask.FuncOp) and func.unpacked is None:

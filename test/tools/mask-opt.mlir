@@ -63,6 +63,9 @@
 // RUN: sh -c "mask-opt %s -p 'pack-mask{max-intervals=many}'; echo \"exit \$?\"" 2>&1 | filecheck %s --check-prefix=VALUE
 // VALUE:        {{^}}mask-opt: error: invalid pass pipeline 'pack-mask{max-intervals=many}': {{.*}}{{$}}
 // VALUE-NEXT:   {{^}}exit 2{{$}}
+// RUN: sh -c "mask-opt %s -p 'fold-intervals{max-intervals=0}'; echo \"exit \$?\"" 2>&1 | filecheck %s --check-prefix=ZERO
+// ZERO:         {{^}}mask-opt: error: invalid pass pipeline 'fold-intervals{max-intervals=0}': max-intervals must be at least 1, got 0{{$}}
+// ZERO-NEXT:    {{^}}exit 2{{$}}
 
 // An unknown target and an unknown option are argument errors.
 // RUN: sh -c 'mask-opt %s -t no-such-target; echo "exit $?"' 2>&1 | filecheck %s --check-prefix=TARGET
