@@ -12,18 +12,18 @@
 // op): the remark points at the gather, shows its line and names it rendered
 // from the IR; the suggestion is a note. --no-remark-source: one line.
 // RUN: mask-opt %s -p pack-mask --no-remark-source 2>&1 >/dev/null | filecheck %s --check-prefix=ONELINE
-// REMARK:      {{^}}{{.*}}mask-opt.mlir:89:3: remark: mask.func @gather not packed: `doc[kv + lane]` is a per-lane gather: its index depends on kv_idx{{$}}
+// REMARK:      {{^}}{{.*}}mask-opt.mlir:{{[0-9]+}}:3: remark: mask.func @gather not packed: `doc[kv + lane]` is a per-lane gather: its index depends on kv_idx{{$}}
 // REMARK-NEXT: {{^}}      %dk = mask.load %doc[%kv] : tensor<1024xi32>[i32] -> i32{{$}}
 // REMARK-NEXT: {{^}}      ^{{$}}
-// REMARK-NEXT: {{^}}{{.*}}mask-opt.mlir:89:3: note: if documents are contiguous, compare kv_idx with the bounds of q_idx's document instead of comparing doc of q_idx and kv_idx: `(kv_idx >= doc_starts[doc[q]]) & (kv_idx < doc_ends[doc[q]])` packs (doc_starts/doc_ends indexed by document id){{$}}
-// ONELINE:     {{^}}{{.*}}mask-opt.mlir:89:3: remark: mask.func @gather not packed: `doc[kv + lane]` is a per-lane gather: its index depends on kv_idx; if documents are contiguous, {{.*}} packs (doc_starts/doc_ends indexed by document id){{$}}
+// REMARK-NEXT: {{^}}{{.*}}mask-opt.mlir:{{[0-9]+}}:3: note: if documents are contiguous, compare kv_idx with the bounds of q_idx's document instead of comparing doc of q_idx and kv_idx: `(kv_idx >= doc_starts[doc[q]]) & (kv_idx < doc_ends[doc[q]])` packs (doc_starts/doc_ends indexed by document id){{$}}
+// ONELINE:     {{^}}{{.*}}mask-opt.mlir:{{[0-9]+}}:3: remark: mask.func @gather not packed: `doc[kv + lane]` is a per-lane gather: its index depends on kv_idx; if documents are contiguous, {{.*}} packs (doc_starts/doc_ends indexed by document id){{$}}
 // ONELINE-NOT: {{.}}
 // REMARK-NOT:  remark:
 // IR:          mask.func @causal window {
 // IR:            mask.yield %{{.*}} : i32
 // IR:          mask.func @gather window unpacked "`doc[kv + lane]` is a per-lane gather: its index depends on kv_idx; if documents are contiguous,
 // IR:            mask.yield %{{.*}} : i1
-// STDIN:       {{^}}<stdin>:89:3: remark: mask.func @gather not packed: `doc[kv + lane]` is a per-lane gather
+// STDIN:       {{^}}<stdin>:{{[0-9]+}}:3: remark: mask.func @gather not packed: `doc[kv + lane]` is a per-lane gather
 
 // -o writes the output file (atomically); nothing goes to stdout.
 // RUN: rm -f %t.py %t.stdout
