@@ -363,8 +363,10 @@ class LinearForms:
             case arith.MuliOp():
                 return Reason(f"{describe(value)} multiplies two lane-dependent values", value)
             case _:
+                sym = _PYTHON_OPS.get(type(op), op.name)
                 return Reason(
-                    f"{describe(value)} ({op.name}) of a lane-dependent value is not lane-affine",
+                    f"{describe(value)} is not linear in kv_idx ({sym} of a value that "
+                    "depends on kv_idx)",
                     value,
                 )
 
@@ -374,6 +376,23 @@ class LinearForms:
         for v, c in form.terms:
             r = r + self.ranges.of(v).scale(c)
         return r
+
+
+#: How the mask_mod spells an op, for remarks.
+_PYTHON_OPS: dict[type, str] = {
+    mask.FloorModOp: "`%`",
+    arith.RemSIOp: "`torch.fmod`",
+    arith.FloorDivSIOp: "`//`",
+    arith.DivSIOp: "truncating division",
+    arith.AndIOp: "`&`",
+    arith.OrIOp: "`|`",
+    arith.XOrIOp: "`^`",
+    arith.ShRSIOp: "`>>`",
+    arith.ShLIOp: "`<<`",
+    arith.SelectOp: "`torch.where`",
+    arith.MinSIOp: "`torch.minimum`",
+    arith.MaxSIOp: "`torch.maximum`",
+}
 
 
 def describe(value: SSAValue) -> str:

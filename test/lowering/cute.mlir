@@ -238,7 +238,7 @@ mask.func @parity {
 // CHECK:      @cute.jit
 // CHECK-NEXT: def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
 // CHECK-NEXT:     """maskopt: mask.func @parity, per-lane evaluation."""
-// CHECK-NEXT:     # not packed: `(kv + lane) % 2` (mask.floormod) of a lane-dependent value is not lane-affine
+// CHECK-NEXT:     # not packed: `(kv + lane) % 2` is not linear in kv_idx (`%` of a value that depends on kv_idx)
 // CHECK-NEXT:     h = h_idx[0]
 // CHECK-NEXT:     kv = kv_idx[0]
 // CHECK-NEXT:     o = aux_tensors[0][h]

@@ -137,3 +137,15 @@ def test_ir_without_source_is_rendered_from_the_ir():
     assert remark.file is None and remark.line is None
     assert "`doc[kv + lane]` is a per-lane gather" in remark.message
     assert "doc_starts[doc[q]]" in (remark.suggestion or "")
+
+
+def even_kv(b, h, q_idx, kv_idx):
+    return (kv_idx % 2 == 0) & (kv_idx <= q_idx)  # EVEN
+
+
+def test_periodic_subexpression_is_named_with_its_python_operator():
+    remark = _only_remark(even_kv)
+    assert (remark.line, remark.col) == _where("# EVEN", "kv_idx % 2")
+    assert remark.message.endswith(
+        "`kv_idx % 2` is not linear in kv_idx (`%` of a value that depends on kv_idx)"
+    )

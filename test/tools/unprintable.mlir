@@ -18,7 +18,7 @@ mask.func @unsigned_div {
 // CHECK:      {{^}}mask-opt: error: -t cute: mask.func @unsigned_div: cannot print arith.divui as CuTe code{{$}}
 // CHECK-NEXT: {{^}}exit 1{{$}}
 
-// PACK:      {{^}}{{.*}}unprintable.mlir:12:3: remark: mask.func @unsigned_div not packed: `arith.divui(q, kv + lane)` (arith.divui) of a lane-dependent value is not lane-affine{{$}}
+// PACK:      {{^}}{{.*}}unprintable.mlir:12:3: remark: mask.func @unsigned_div not packed: `arith.divui(q, kv + lane)` is not linear in kv_idx (arith.divui of a value that depends on kv_idx){{$}}
 // PACK-NEXT: {{^}}      %x = arith.divui %q, %kv : i32{{$}}
 // PACK-NEXT: {{^}}      ^{{$}}
 // PACK-NEXT: {{^}}mask-opt: error: -t cute: mask.func @unsigned_div: cannot print arith.divui as CuTe code{{$}}
