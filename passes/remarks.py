@@ -55,7 +55,7 @@ class Remark:
     severity: str
     """"remark" (a mask that did not pack), "warning" or "error"."""
     message: str
-    """One line: `mask.func @name not packed: <reason>`."""
+    """Why, in one line: `` `doc_ids[kv_idx]` is a per-lane gather: ... ``."""
     file: str | None = None
     line: int | None = None
     col: int | None = None
@@ -68,6 +68,18 @@ class Remark:
     """The sub-expression that broke packing, as written in the source."""
     end_col: int | None = None
     """1-based column just past `expression` on `line` (when on one line)."""
+
+    @property
+    def headline(self) -> str:
+        """`mask.func @name not packed: <message>` (the message without a function)."""
+        if self.function is None:
+            return self.message
+        return f"mask.func @{self.function} not packed: {self.message}"
+
+    @property
+    def reason(self) -> str:
+        """The message and the suggestion: the function's `unpacked` text."""
+        return f"{self.message}; {self.suggestion}" if self.suggestion else self.message
 
     @property
     def location(self) -> str | None:
@@ -83,8 +95,8 @@ class Remark:
         where = self.location or default_location
         if not source:
             tail = f"; {self.suggestion}" if self.suggestion else ""
-            return f"{where}: {self.severity}: {self.message}{tail}"
-        out = [f"{where}: {self.severity}: {self.message}"]
+            return f"{where}: {self.severity}: {self.headline}{tail}"
+        out = [f"{where}: {self.severity}: {self.headline}"]
         if self.file is not None and self.line is not None:
             text = linecache.getline(self.file, self.line).rstrip("\n")
             if text.strip() and self.col is not None:
@@ -96,7 +108,11 @@ class Remark:
         return "\n".join(out)
 
     def __str__(self) -> str:
-        return self.format(source=False)
+        """One line: `file:line:col: remark: mask.func @f not packed: <reason>`."""
+        where = f"{self.location}: " if self.location else ""
+        return f"{where}{self.severity}: {self.headline}" + (
+            f"; {self.suggestion}" if self.suggestion else ""
+        )
 
 
 @dataclass(frozen=True)
@@ -157,7 +173,7 @@ def remark_for(func: Operation, reason: Reason | str) -> Remark:
         file, line, col, end_col, expr = span
     return Remark(
         severity="remark",
-        message=f"mask.func @{name} not packed: {reason.message}",
+        message=reason.message,
         file=file,
         line=line,
         col=col,
@@ -182,10 +198,9 @@ def function_remarks(module: Operation, collected: Sequence[Remark] = ()) -> lis
         if not isinstance(op, FuncOp) or op.unpacked is None:
             continue
         name, reason = op.sym_name.data, op.unpacked.data
-        prefix = f"mask.func @{name} not packed: "
         found = None
         for r in collected:
-            if r.function == name and reason.startswith(r.message.removeprefix(prefix)):
+            if r.function == name and reason == r.reason:
                 found = r
         out.append(found if found is not None else remark_for(op, reason))
     return out
