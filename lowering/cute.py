@@ -50,6 +50,7 @@ from xdsl.utils.target import Target
 
 from maskopt.dialects import interval, mask
 from maskopt.passes.analysis import (
+    INT32_MAX,
     WIDENABLE_OPS,
     WRAPPING_ARITH_OPS,
     ValueRanges,
@@ -97,6 +98,7 @@ class CutePrintContext:
     indent: int = 0
     _next: dict[str, int] = field(default_factory=dict, repr=False)
     _next_for: set[str] | None = field(default=None, repr=False)
+    uses_bmsk: bool = False
 
     def line(self, text: str = "") -> None:
         print(("    " * self.indent + text) if text else "", file=self.output)
@@ -133,8 +135,30 @@ class CutePrintContext:
 _RESERVED = {
     "cutlass", "cute", "utils", "min", "max", "mask_mod", "b_idx", "h_idx",
     "q_idx", "kv_idx", "seqlen_info", "aux_tensors", "aux_scalars", "lane",
-    "packed", "word",
+    "packed", "word", "bmsk_u32", "llvm", "T", "dsl_user_op",
 }
+
+#: The helper a module defines when a keep word uses a bit-field mask.
+BMSK_HELPER = '''\
+@dsl_user_op
+def bmsk_u32(pos, width, *, loc=None, ip=None):
+    """Bits [pos, pos + width) of a word, clipped to bit 31, 0 when pos >= 32
+    (PTX bmsk.clamp.b32; operands unsigned)."""
+    return cutlass.Uint32(
+        llvm.inline_asm(
+            T.i32(),
+            [
+                cutlass.Uint32(pos).ir_value(loc=loc, ip=ip),
+                cutlass.Uint32(width).ir_value(loc=loc, ip=ip),
+            ],
+            "bmsk.clamp.b32 $0, $1, $2;",
+            "=r,r,r",
+            has_side_effects=False,
+            is_align_stack=False,
+            asm_dialect=llvm.AsmDialect.AD_ATT,
+        )
+    )
+'''
 
 
 @dataclass
@@ -325,32 +349,92 @@ class _FunctionPrinter:
             return f"({r} + {d} if {r} > {t}(0) else {r})"
         return f"({r} + {d} if ({r} != {t}(0)) & (({r} < {t}(0)) != ({d} < {t}(0))) else {r})"
 
-    def clamp32(self, v: SSAValue) -> str:
-        """`v` clipped to [0, 32] as Int32 (no clamp where ranges prove it)."""
-        r = self.ranges.of(v)
-        x = self.expr(v)
-        if v.type != i32:
-            raise CuteEmitError("interval bounds must be i32")
-        if r.lo < 0:
-            x = f"max({x}, cutlass.Int32(0))"
-        if r.hi > LANES:
-            x = f"min({x}, cutlass.Int32({LANES}))"
-        return x
-
     def range_word(self, op: interval.RangeOp) -> str:
-        lo_c, hi_c = const_evaluate_operand(op.lo), const_evaluate_operand(op.hi)
-        parts = []
-        if hi_c is None or hi_c < LANES:
-            hi = self.clamp32(op.hi) if hi_c is None else f"cutlass.Int32({min(max(hi_c, 0), LANES)})"
-            parts.append(
-                f"utils.shr_u32({ONES}, cutlass.Uint32(cutlass.Int32({LANES}) - {hi}))"
-            )
-        if lo_c is None or lo_c > 0:
-            lo = self.clamp32(op.lo) if lo_c is None else f"cutlass.Int32({min(max(lo_c, 0), LANES)})"
-            parts.append(f"utils.shl_u32({ONES}, cutlass.Uint32({lo}))")
-        if not parts:
+        """
+        The keep word of [lo, hi), each side only where the bound's value
+        range does not already clip it, and clamps only where value ranges do
+        not prove them redundant:
+
+        - a prefix [0, hi) or a range is one `bmsk_u32(lo, hi - lo)` (PTX
+          `bmsk.clamp`: operands unsigned, widths past bit 31 clip, a
+          position >= 32 gives 0), so only a bound that may be negative is
+          clamped, and `hi - lo` is `max(hi, lo) - lo`, which cannot overflow;
+        - a suffix [lo, 32) is `shl_u32(ONES, lo)` (PTX clamps amounts >= 32);
+        - an upper bound `32 - a` with `a >= 0` (how fold-intervals writes an
+          upper bound whose shift amount is cheaper than the bound itself) is
+          `shr_u32(ONES, a)`, ANDed with the lower side's `shl_u32`.
+
+        Self-contained expressions (`keep_mask_exprs`, inline) use only the
+        two FA4 shifts: `shr_u32(ONES, 32 - hi) & shl_u32(ONES, lo)`.
+        """
+        if op.lo.type != IntegerType(32):
+            raise CuteEmitError("interval bounds must be i32")
+        lo_r, hi_r = self.ranges.of(op.lo), self.ranges.of(op.hi)
+        if hi_r.hi <= 0 or lo_r.lo >= LANES or lo_r.lo >= hi_r.hi:
+            return "cutlass.Uint32(0)"
+        has_hi, has_lo = hi_r.lo < LANES, lo_r.hi > 0
+        if not has_hi and not has_lo:
             return ONES
-        return parts[0] if len(parts) == 1 else f"({parts[0]} & {parts[1]})"
+        if not has_hi:
+            return f"utils.shl_u32({ONES}, cutlass.Uint32({self.nonneg(op.lo)}))"
+        amount = self.shift_amount(op.hi)
+        if amount is not None:
+            # hi = 32 - A with A >= 0: shift by A, no clamp (PTX clamps A >= 32).
+            word = f"utils.shr_u32({ONES}, cutlass.Uint32({amount}))"
+            if has_lo:
+                word = f"({word} & utils.shl_u32({ONES}, cutlass.Uint32({self.nonneg(op.lo)})))"
+            return word
+        if self.inline:
+            return self.shift_range_word(op, has_lo)
+        self.ctx.uses_bmsk = True
+        if not has_lo:
+            return f"bmsk_u32(cutlass.Uint32(0), cutlass.Uint32({self.nonneg(op.hi)}))"
+        lo = self.nonneg(op.lo)
+        if not lo.isidentifier():
+            name = self.ctx.fresh("lo")
+            self.ctx.line(f"{name} = {lo}")
+            lo = name
+        lo_hi = max(lo_r.hi, 0)
+        hi = self.expr(op.hi)
+        if hi_r.lo < lo_hi:
+            hi = f"max({hi}, {lo})"
+        return f"bmsk_u32(cutlass.Uint32({lo}), cutlass.Uint32({hi} - {lo}))"
+
+    def shift_amount(self, hi: SSAValue) -> str | None:
+        """For an upper bound `32 - a` with `a >= 0` (fold-intervals' form), `a`."""
+        op = hi.owner
+        if (
+            isinstance(op, arith.SubiOp)
+            and const_evaluate_operand(op.lhs) == LANES
+            and self.ranges.of(op.rhs).lo >= 0
+        ):
+            return self.expr(op.rhs)
+        return None
+
+    def nonneg(self, v: SSAValue) -> str:
+        """`v` as an Int32 expression, clamped at 0 unless its range is >= 0."""
+        c = const_evaluate_operand(v)
+        if c is not None:
+            return f"cutlass.Int32({max(c, 0)})"
+        x = self.expr(v)
+        return f"max({x}, cutlass.Int32(0))" if self.ranges.of(v).lo < 0 else x
+
+    def shift_range_word(self, op: interval.RangeOp, has_lo: bool) -> str:
+        hi_r = self.ranges.of(op.hi)
+        hc = const_evaluate_operand(op.hi)
+        if hc is not None:
+            amount = f"cutlass.Uint32({LANES - hc})"
+        else:
+            x = self.expr(op.hi)
+            if LANES - hi_r.lo > INT32_MAX:
+                x = f"max({x}, cutlass.Int32(0))"
+            if hi_r.hi > LANES:
+                x = f"min({x}, cutlass.Int32({LANES}))"
+            amount = f"cutlass.Uint32(cutlass.Int32({LANES}) - {x})"
+        word = f"utils.shr_u32({ONES}, {amount})"
+        if has_lo:
+            word = f"({word} & utils.shl_u32({ONES}, cutlass.Uint32({self.nonneg(op.lo)})))"
+        return word
 
     # Statements -----------------------------------------------------------
 
@@ -449,15 +533,13 @@ def _functions(module: ModuleOp) -> list[mask.FuncOp]:
 
 def print_cute_module(module: ModuleOp, output: IO[str]) -> None:
     """Print every mask.func of `module` as one CuTe DSL Python module."""
+    import io
+
     funcs = _functions(module)
     if not funcs:
         raise CuteEmitError("the module has no mask.func to print")
-    ctx = CutePrintContext(output)
-    ctx.line('"""Keep-mask mask_mods for FlashAttention-4 (SM100), generated by maskopt."""')
-    ctx.line()
-    ctx.line("import cutlass")
-    ctx.line("import cutlass.cute as cute")
-    ctx.line("from flash_attn.cute import utils")
+    body = io.StringIO()
+    ctx = CutePrintContext(body)
     for func in funcs:
         ctx.line()
         ctx.line()
@@ -465,9 +547,26 @@ def print_cute_module(module: ModuleOp, output: IO[str]) -> None:
         ctx.used = set()
         py_name = "mask_mod" if len(funcs) == 1 else ctx.fresh(func.sym_name.data)
         ctx.used.add(py_name)
-        # expr() recurses through operands: give it room for deep functions.
-        with recursion_room(8 * len(func.body.block.ops)):
-            _FunctionPrinter(func, ctx).print_function(py_name)
+        try:
+            # expr() recurses through operands: give it room for deep functions.
+            with recursion_room(8 * len(func.body.block.ops)):
+                _FunctionPrinter(func, ctx).print_function(py_name)
+        except CuteEmitError as e:
+            raise CuteEmitError(f"mask.func @{func.sym_name.data}: {e}") from None
+    head = CutePrintContext(output)
+    head.line('"""Keep-mask mask_mods for FlashAttention-4 (SM100), generated by maskopt."""')
+    head.line()
+    head.line("import cutlass")
+    head.line("import cutlass.cute as cute")
+    if ctx.uses_bmsk:
+        head.line("from cutlass._mlir.dialects import llvm")
+        head.line("from cutlass.cutlass_dsl import T, dsl_user_op")
+    head.line("from flash_attn.cute import utils")
+    if ctx.uses_bmsk:
+        head.line()
+        head.line()
+        output.write(BMSK_HELPER)
+    output.write(body.getvalue())
 
 
 def keep_mask_exprs(func: mask.FuncOp) -> list[str]:

@@ -255,6 +255,10 @@ class Numeric:
             raise EmulatorUnsupported(f"cannot instantiate abstract {cls.__name__}")
         return _explicit(x, cls)
 
+    def ir_value(self, *, loc=None, ip=None):
+        """The operand of an inline-asm call (see ``_inline_asm``): the value itself."""
+        return self
+
     # -- helpers ---------------------------------------------------------
     @property
     def is_const(self) -> bool:
@@ -1080,6 +1084,47 @@ def _u32_shift(kind: str):
     return fn
 
 
+def _bmsk_clamp(pos, width):
+    """PTX ``bmsk.clamp.b32``: bits [pos, pos + width) clipped to bit 31;
+    0 when pos >= 32 (operands unsigned)."""
+    a = _explicit(pos, Uint32).v
+    b = _explicit(width, Uint32).v
+    if isinstance(a, int) and isinstance(b, int):
+        if a >= 32:
+            return _mk(Uint32, 0)
+        top = min(a + min(b, 32), 32)
+        return _mk(Uint32, ((1 << top) - 1) & ~((1 << a) - 1))
+    ta, tb = torch.broadcast_tensors(_t(a), _t(b))
+    top = torch.clamp(ta + torch.clamp(tb, max=32), max=32)
+    lo = torch.clamp(ta, max=32)
+    r = ((1 << top) - 1) & ~((1 << lo) - 1)
+    return _mk(Uint32, torch.where(ta >= 32, 0, r))
+
+
+#: Inline PTX the emulator models (``llvm.inline_asm`` in emitted helpers).
+_INLINE_PTX = {
+    "bmsk.clamp.b32 $0, $1, $2;": _bmsk_clamp,
+    "shl.b32 $0, $1, $2;": lambda v, s: _u32_shift("shl")(v, s),
+    "shr.u32 $0, $1, $2;": lambda v, s: _u32_shift("shr")(v, s),
+}
+
+
+def _inline_asm(res_type, operands, asm, constraints, **kwargs):
+    if res_type != "i32" or asm not in _INLINE_PTX:
+        raise EmulatorUnsupported(f"inline asm {asm!r} is not modelled by the emulator")
+    return _INLINE_PTX[asm](*operands)
+
+
+class _T:
+    @staticmethod
+    def i32():
+        return "i32"
+
+
+def _dsl_user_op(fn):
+    return fn
+
+
 def _build_fakes() -> dict:
     def module(name, **attrs):
         m = types.ModuleType(name)
@@ -1120,8 +1165,22 @@ def _build_fakes() -> dict:
     )
     fa_cute = module("flash_attn.cute", utils=utils)
     fa = module("flash_attn", cute=fa_cute)
+    llvm = module(
+        "cutlass._mlir.dialects.llvm",
+        inline_asm=_inline_asm,
+        AsmDialect=types.SimpleNamespace(AD_ATT="AD_ATT"),
+    )
+    dialects = module("cutlass._mlir.dialects", llvm=llvm)
+    mlir = module("cutlass._mlir", dialects=dialects)
+    cutlass_dsl = module("cutlass.cutlass_dsl", T=_T, dsl_user_op=_dsl_user_op)
+    cutlass._mlir = mlir
+    cutlass.cutlass_dsl = cutlass_dsl
     return {
         "cutlass": cutlass,
+        "cutlass._mlir": mlir,
+        "cutlass._mlir.dialects": dialects,
+        "cutlass._mlir.dialects.llvm": llvm,
+        "cutlass.cutlass_dsl": cutlass_dsl,
         "cutlass.cute": cute,
         "flash_attn": fa,
         "flash_attn.cute": fa_cute,

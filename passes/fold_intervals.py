@@ -21,7 +21,7 @@ function as it is, with the reason in its `unpacked` property.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from itertools import product
+from itertools import permutations, product
 
 from xdsl.context import Context
 from xdsl.dialects import arith, builtin
@@ -43,10 +43,25 @@ from maskopt.passes.analysis import (
     postorder,
     type_range,
 )
+from maskopt.passes.remarks import Reason, emit_remark, remark_for
+
+
+def _ceil_div(a: int, b: int) -> int:
+    return -((-a) // b)
 
 
 class NotFoldable(Exception):
-    """The keep value is not a small union of lane runs; the message says why."""
+    """The keep value is not a small union of lane runs; the message says why,
+    `at` is the value it is about and `suggestion` what would pack."""
+
+    def __init__(
+        self, message: str, at: SSAValue | None = None, suggestion: str | None = None
+    ):
+        super().__init__(message)
+        self.reason = Reason(message, at, suggestion)
+
+    def __str__(self) -> str:
+        return str(self.reason)
 
 
 @dataclass(frozen=True)
@@ -94,6 +109,15 @@ def _merged(a: tuple, b: tuple) -> tuple:
         )
         return a if found else a + b
     return tuple(dict.fromkeys(a + b))
+@dataclass(frozen=True)
+class Described:
+    """A value in messages: `str()` describes it in the user's terms, on
+    demand (`describe` may read the user's source)."""
+
+    value: SSAValue
+
+    def __str__(self) -> str:
+        return describe(self.value)
 
 
 #: A lane set as a union of runs. [] is empty, [Run()] is all lanes.
@@ -123,70 +147,294 @@ class _Folder:
     def const(self, c: int, t: IntegerType = i32) -> SSAValue:
         return self._insert(arith.ConstantOp.from_int_and_width(c, t))
 
-    def bound(self, u: SSAValue, sign: int, k: int) -> SSAValue:
-        """An i32 value equal to `sign * u + k` wherever that lies in [0, 32]."""
-        key = (u, sign, k)
+    def bound(self, u: SSAValue, sign: int, k: int, side: str) -> SSAValue:
+        """
+        An i32 value equal to `sign * u + k` wherever that lies in [0, 32] and
+        on the same side of [0, 32] elsewhere (interval bounds clip), computed
+        without any i32 overflow.
+
+        `side` ("lo", "hi" or "both") says how the bound is used, for the cost
+        model (`side_cost`): a bound whose range is already >= 0 saves the
+        CuTe target a clamp. Among the forms that avoid overflow (the
+        value as it is; `u` clamped on one or both sides; the linear form of
+        `u` re-associated with some atoms clamped) the one with the fewest
+        clamps (i64 ops counting twice) is emitted.
+        """
+        key = (u, sign, k, side)
         if key in self.bounds:
             return self.bounds[key]
-        ranges = self.forms.ranges
-        r = ranges.of(u)
+        r = self.forms.ranges.of(u)
         exact = r.scale(sign) + Range.exact(k)
         assert isinstance(u.type, IntegerType)
         if exact.hi <= 0 or exact.lo >= LANES:
             v = self.const(0 if exact.hi <= 0 else LANES)
-            self.bounds[key] = v
-            return v
-        k_fits = Range.exact(k).within(type_range(i32))
-        if u.type == i32 and exact.within(type_range(i32)) and k_fits:
-            x = u
         else:
-            # Clamp u to the values for which sign * u + k lies in [0, 32]:
-            # outside them the bound is clipped to 0 or 32 anyway.
-            lo, hi = sorted(((0 - k) * sign, (LANES - k) * sign))
-            x = u
-            if r.lo < lo:
-                x = self._insert(arith.MaxSIOp(x, self.const(lo, u.type)))
-            if r.hi > hi:
-                x = self._insert(arith.MinSIOp(x, self.const(hi, u.type)))
-            if u.type != i32:
-                x = self._insert(arith.TruncIOp(x, i32))
-            if not k_fits:
-                # x is within 32 of -sign * k: add in i64, the sum fits i32.
-                wide = self._insert(arith.ExtSIOp(x, i64))
-                kv = self.const(k, i64)
-                op = arith.AddiOp(wide, kv) if sign == 1 else arith.SubiOp(kv, wide)
-                v = self._insert(arith.TruncIOp(self._insert(op), i32))
-                self.bounds[key] = v
-                return v
-        if sign == 1:
-            v = x if k == 0 else self._insert(arith.AddiOp(x, self.const(k)))
-        else:
-            v = self._insert(arith.SubiOp(self.const(k), x))
+            plans = self.clamped_plans(u, sign, k, side)
+            affine = self.affine_plan(u, sign, k, side)
+            if affine is not None:
+                plans.append(affine)
+            if side == "hi":
+                # An upper bound as `32 - A`, A = 32 - bound clamped at 0: the
+                # CuTe target shifts by A directly (`kv + 31 - q` for causal
+                # needs no overflow clamp where `q - kv + 1` does).
+                for cost, emit_a in self.amount_plans(u, sign, k):
+                    plans.append((cost, lambda emit_a=emit_a: self.from_amount(emit_a())))
+            # Stable: on equal cost the plans listed first win.
+            _, emit = min(plans, key=lambda p: p[0])
+            v = emit()
         self.bounds[key] = v
         return v
 
+    def amount_plans(self, u: SSAValue, sign: int, k: int):
+        """Plans for the shift amount 32 - (sign * u + k), as a lower bound."""
+        plans = self.clamped_plans(u, -sign, LANES - k, "lo")
+        affine = self.affine_plan(u, -sign, LANES - k, "lo")
+        return plans + ([affine] if affine is not None else [])
+
+    def amount_of(self, hi: SSAValue) -> SSAValue | None:
+        """`a` for an upper bound `32 - a` with `a >= 0` (see `from_amount`)."""
+        op = hi.owner
+        if (
+            isinstance(op, arith.SubiOp)
+            and const_evaluate_operand(op.lhs) == LANES
+            and self.forms.ranges.of(op.rhs).lo >= 0
+        ):
+            return op.rhs
+        return None
+
+    def from_amount(self, a: SSAValue) -> SSAValue:
+        """`32 - max(a, 0)`: an upper bound from its shift amount `a`."""
+        if self.forms.ranges.of(a).lo < 0:
+            a = self._insert(arith.MaxSIOp(a, self.const(0)))
+        return self._insert(arith.SubiOp(self.const(LANES), a))
+
+    @staticmethod
+    def side_cost(side: str, r: Range) -> int:
+        """
+        Clamps the CuTe target adds to use a bound of range `r` on `side`:
+        it clamps a bound that may be negative (PTX `bmsk.clamp` and the
+        shifts clip values >= 32 themselves, as unsigned amounts).
+        """
+        return (r.lo < 0) * (2 if side == "both" else 1)
+
+    def clamped_plans(self, u: SSAValue, sign: int, k: int, side: str):
+        """`sign * u + k` with `u` clamped first on no, one or both sides."""
+        r = self.forms.ranges.of(u)
+        i32r = type_range(i32)
+        k_fits = Range.exact(k).within(i32r)
+        wide = 2 if u.type != i32 else 1
+        # Outside [lo, hi] the bound is clipped to 0 or 32 anyway.
+        lo, hi = sorted(((0 - k) * sign, (LANES - k) * sign))
+        plans = []
+        for need_lo, need_hi in ((False, False), (True, False), (False, True), (True, True)):
+            if (need_lo and r.lo >= lo) or (need_hi and r.hi <= hi):
+                continue
+            x = Range(max(r.lo, lo) if need_lo else r.lo, min(r.hi, hi) if need_hi else r.hi)
+            if k_fits:
+                result = x.scale(sign) + Range.exact(k)
+                if not x.within(i32r) or not result.within(i32r):
+                    continue
+            elif not (need_lo or r.lo >= lo) or not (need_hi or r.hi <= hi):
+                continue  # the i64 sum below needs x within 32 of -sign * k
+            else:
+                result = x.scale(sign) + Range.exact(k)
+            cost = wide * (need_lo + need_hi + (u.type != i32)) + self.side_cost(side, result)
+
+            def emit(need_lo=need_lo, need_hi=need_hi):
+                x = u
+                if need_lo:
+                    x = self._insert(arith.MaxSIOp(x, self.const(lo, u.type)))
+                if need_hi:
+                    x = self._insert(arith.MinSIOp(x, self.const(hi, u.type)))
+                if u.type != i32:
+                    x = self._insert(arith.TruncIOp(x, i32))
+                if not k_fits:
+                    # x is within 32 of -sign * k: add in i64, the sum fits i32.
+                    w = self._insert(arith.ExtSIOp(x, i64))
+                    kv = self.const(k, i64)
+                    op = arith.AddiOp(w, kv) if sign == 1 else arith.SubiOp(kv, w)
+                    return self._insert(arith.TruncIOp(self._insert(op), i32))
+                if sign == 1:
+                    return x if k == 0 else self._insert(arith.AddiOp(x, self.const(k)))
+                return self._insert(arith.SubiOp(self.const(k), x))
+
+            plans.append((cost, emit))
+        return plans
+
+    def affine_plan(self, u: SSAValue, sign: int, k: int, side: str):
+        """
+        `sign * u + k` from the linear form of `u`, summed in an order whose
+        partial sums fit i32, with the fewest atom clamps: an atom beyond the
+        values for which the bound can still lie in [0, 32] is clamped to that
+        limit, which keeps the bound on the same side.
+        """
+        form = self.forms.of(u)
+        if form is None or not form.terms or len(form.terms) > 3:
+            return None
+        if form.terms == ((u, 1),):
+            return None  # the clamped forms cover it
+        ranges = self.forms.ranges
+        terms = [(a, sign * c) for a, c in form.terms]
+        const = sign * form.const + k
+        if not all(isinstance(a.type, IntegerType) and a.type.width.data in (32, 64) for a, _ in terms):
+            return None
+        atom_ranges = [ranges.of(a) for a, _ in terms]
+        # Window of each atom: below/above it the atom alone puts the bound
+        # below 0 / above 32 whatever the other atoms are, so clamping it to
+        # the window leaves the clipped bound unchanged.
+        windows = []
+        for j, (_, d) in enumerate(terms):
+            rest = Range.exact(const)
+            for i, (_, di) in enumerate(terms):
+                if i != j:
+                    rest = rest + atom_ranges[i].scale(di)
+            if d > 0:  # d * a <= -rest.hi keeps T <= 0; d * a >= 32 - rest.lo, T >= 32
+                windows.append(((-rest.hi) // d, _ceil_div(LANES - rest.lo, d)))
+            else:
+                windows.append(((LANES - rest.lo) // d, _ceil_div(-rest.hi, d)))
+        best = None
+        n = len(terms)
+        for bits in range(1 << (2 * n)):
+            clamps, rs, cost, ok = [], [], 0, True
+            for j in range(n):
+                ar = atom_ranges[j]
+                lo_w, hi_w = windows[j]
+                lo_c, hi_c = bool(bits >> (2 * j) & 1), bool(bits >> (2 * j + 1) & 1)
+                if (lo_c and ar.lo >= lo_w) or (hi_c and ar.hi <= hi_w):
+                    ok = False  # a clamp that changes nothing
+                    break
+                nr = Range(max(ar.lo, lo_w) if lo_c else ar.lo, min(ar.hi, hi_w) if hi_c else ar.hi)
+                if not nr.within(type_range(i32)):
+                    ok = False
+                    break
+                clamps.append((lo_c, hi_c))
+                rs.append(nr)
+                cost += (lo_c + hi_c) * (2 if terms[j][0].type != i32 else 1)
+            if not ok:
+                continue
+            total = Range.exact(const)
+            for j in range(n):
+                total = total + rs[j].scale(terms[j][1])
+            order = self._sum_order(terms, rs, const)
+            if order is not None:
+                c = cost + self.side_cost(side, total)
+                if best is None or c < best[0]:
+                    best = (c, clamps, order, (False, False))
+            # Or: the sum S of the terms, clamped where S + const would leave
+            # i32 (S beyond -const / 32 - const clips the same), then + const.
+            order = self._sum_order(terms, rs, 0) if const else None
+            if order is None:
+                continue
+            srange = total - Range.exact(const)
+            s_lo, s_hi = -const, LANES - const
+            for lo_c, hi_c in ((True, False), (False, True), (True, True)):
+                if (lo_c and srange.lo >= s_lo) or (hi_c and srange.hi <= s_hi):
+                    continue
+                clipped = Range(
+                    max(srange.lo, s_lo) if lo_c else srange.lo,
+                    min(srange.hi, s_hi) if hi_c else srange.hi,
+                ) + Range.exact(const)
+                if not clipped.within(type_range(i32)):
+                    continue
+                c = cost + lo_c + hi_c + self.side_cost(side, clipped)
+                if best is None or c < best[0]:
+                    best = (c, clamps, order, (lo_c, hi_c))
+        if best is None:
+            return None
+        cost, clamps, order, sum_clamps = best
+
+        def emit():
+            values: dict[int, SSAValue] = {}
+            for j, (a, _) in enumerate(terms):
+                x = a
+                lo_w, hi_w = windows[j]
+                if clamps[j][0]:
+                    x = self._insert(arith.MaxSIOp(x, self.const(lo_w, a.type)))
+                if clamps[j][1]:
+                    x = self._insert(arith.MinSIOp(x, self.const(hi_w, a.type)))
+                if x.type != i32:
+                    x = self._insert(arith.TruncIOp(x, i32))
+                values[j] = x
+            if sum_clamps == (False, False):
+                return self._emit_sum(order, terms, values, const)
+            x = self._emit_sum(order, terms, values, 0)
+            if sum_clamps[0]:
+                x = self._insert(arith.MaxSIOp(x, self.const(-const)))
+            if sum_clamps[1]:
+                x = self._insert(arith.MinSIOp(x, self.const(LANES - const)))
+            return self._insert(arith.AddiOp(x, self.const(const)))
+
+        return (cost, emit)
+
+    @staticmethod
+    def _sum_order(terms, rs, const) -> list[int] | None:
+        """An order of the terms (-1: the constant) whose partial sums fit i32."""
+        i32r = type_range(i32)
+        idx = list(range(len(terms))) + ([-1] if const else [])
+        # Orders starting with a positive term first: no `0 - x` to emit.
+        perms = sorted(permutations(idx), key=lambda p: p[0] != -1 and terms[p[0]][1] < 0)
+        for perm in perms:
+            acc: Range | None = None
+            ok = True
+            for t in perm:
+                tr = Range.exact(const) if t == -1 else rs[t].scale(terms[t][1])
+                if t != -1 and not tr.within(i32r):
+                    ok = False
+                    break
+                if acc is None and t != -1 and terms[t][1] < 0 and not rs[t].within(i32r):
+                    ok = False
+                    break
+                acc = tr if acc is None else acc + tr
+                if not acc.within(i32r):
+                    ok = False
+                    break
+            if ok:
+                return list(perm)
+        return None
+
+    def _emit_sum(self, order, terms, values, const) -> SSAValue:
+        acc: SSAValue | None = None
+        for t in order:
+            if t == -1:
+                c = self.const(const)
+                acc = c if acc is None else self._insert(arith.AddiOp(acc, c))
+                continue
+            x, d = values[t], terms[t][1]
+            if abs(d) != 1:
+                x = self._insert(arith.MuliOp(x, self.const(abs(d))))
+            if acc is None:
+                acc = x if d > 0 else self._insert(arith.SubiOp(self.const(0), x))
+            else:
+                acc = self._insert((arith.AddiOp if d > 0 else arith.SubiOp)(acc, x))
+        assert acc is not None
+        return acc
+
     # Folding --------------------------------------------------------------
 
-    def check_size(self, runs: Runs, what: str) -> Runs:
+    def too_many(self, n: int, what: Described | SSAValue | str) -> NotFoldable:
+        if isinstance(what, SSAValue):
+            what = Described(what)
+        return NotFoldable(
+            f"{n} ranges exceed max-intervals={self.max_intervals} at {what}",
+            what.value if isinstance(what, Described) else None,
+            f"raise max-intervals (pack-mask{{max-intervals=N}}, compile_mask(..., "
+            f"max_intervals=N)): this point alone needs {n}",
+        )
+
+    def check_size(self, runs: Runs, what: Described | str) -> Runs:
         runs = [r for r in runs if not r.contradictory()]
         if len(runs) > 1:  # (one run has nothing to deduplicate)
             runs = list(dict.fromkeys(runs))
         if len(runs) > self.max_intervals:
-            raise NotFoldable(
-                f"{len(runs)} ranges exceed max-intervals={self.max_intervals} "
-                f"at {what}"
-            )
+            raise self.too_many(len(runs), what)
         return runs
 
-    def intersect(self, a: Runs, b: Runs, what: str) -> Runs:
+    def intersect(self, a: Runs, b: Runs, what: Described | str) -> Runs:
         if len(a) * len(b) > self.max_intervals and not (len(a) <= 1 or len(b) <= 1):
-            raise NotFoldable(
-                f"{len(a) * len(b)} ranges exceed max-intervals="
-                f"{self.max_intervals} at {what}"
-            )
+            raise self.too_many(len(a) * len(b), what)
         return self.check_size([x & y for x, y in product(a, b)], what)
 
-    def complement(self, runs: Runs, what: str) -> Runs:
+    def complement(self, runs: Runs, what: Described | str) -> Runs:
         out: Runs = [Run()]
         for run in runs:
             parts: Runs = [Run(his=(lo,)) for lo in run.los]
@@ -199,17 +447,24 @@ class _Folder:
         c, u, pred, k = op.coeff_value, op.u, op.predicate.data, op.offset_value
         if c not in (1, -1):
             raise NotFoldable(
-                f"{describe(op.result)} has lane coefficient {c}: only "
-                "comparisons of kv_idx + L with coefficient +-1 fold to ranges"
+                f"{describe(op.result)} has lane coefficient {c} (kv_idx is scaled by "
+                f"{abs(c)}): only comparisons of kv_idx with coefficient +-1 fold to ranges",
+                op.result,
             )
         # With c = 1 the lanes kept are those of L <pred> -u; with c = -1, of
         # u <pred> L. `first` is the first lane of the boundary, `after` the
-        # lane past it.
+        # lane past it, each built for the side of the run it bounds.
         if c == 1:  # L <pred> -(u + k)
-            first, after = self.bound(u, -1, -k), self.bound(u, -1, 1 - k)
+            first_side = {"slt": "hi", "sge": "lo", "eq": "lo", "ne": "hi"}.get(pred)
+            after_side = {"sle": "hi", "sgt": "lo", "eq": "hi", "ne": "lo"}.get(pred)
+            first = self.bound(u, -1, -k, first_side) if first_side else None
+            after = self.bound(u, -1, 1 - k, after_side) if after_side else None
             below, above = {"slt": first, "sle": after}, {"sgt": after, "sge": first}
         else:  # u + k <pred> L
-            first, after = self.bound(u, 1, k), self.bound(u, 1, k + 1)
+            first_side = {"sgt": "hi", "sle": "lo", "eq": "lo", "ne": "hi"}.get(pred)
+            after_side = {"sge": "hi", "slt": "lo", "eq": "hi", "ne": "lo"}.get(pred)
+            first = self.bound(u, 1, k, first_side) if first_side else None
+            after = self.bound(u, 1, k + 1, after_side) if after_side else None
             below, above = {"sgt": first, "sge": after}, {"slt": after, "sle": first}
         if pred in below:
             return [Run(his=(below[pred],))]
@@ -261,7 +516,7 @@ class _Folder:
         if value not in self.forms.dependent:
             return [Run(conds=((value, True),))]
         op = value.owner
-        what = describe(value)
+        what = Described(value)
         match op:
             case mask.LaneCmpOp():
                 return self.lane_cmp(op)
@@ -286,15 +541,22 @@ class _Folder:
             case arith.CmpiOp():
                 for operand in (op.lhs, op.rhs):
                     if operand in self.forms.dependent and self.forms.of(operand) is None:
-                        raise NotFoldable(self.forms.why_not(operand))
+                        r = self.forms.explain(operand)
+                        raise NotFoldable(r.message, r.at, r.suggestion)  # type: ignore[arg-type]
                 raise NotFoldable(
-                    f"{what} compares lane-dependent values in a way lane-affine "
+                    f"{describe(value)} compares lane-dependent values in a way lane-affine "
                     "could not rewrite (unsigned predicate or a bound that may "
-                    "overflow i64)"
+                    "overflow i64)",
+                    value,
                 )
+            case mask.LoadOp():
+                r = self.forms.explain(value)
+                raise NotFoldable(r.message, r.at, r.suggestion)  # type: ignore[arg-type]
             case _:
                 name = op.name if isinstance(op, Operation) else "a block argument"
-                raise NotFoldable(f"{what} ({name}) is not a foldable lane predicate")
+                raise NotFoldable(
+                    f"{describe(value)} ({name}) is not a foldable lane predicate", value
+                )
 
     # Emission of the set ------------------------------------------------
 
@@ -316,9 +578,17 @@ class _Folder:
             lo = run.los[0] if run.los else self.const(0)
             for x in run.los[1:]:
                 lo = self._insert(arith.MaxSIOp(lo, x))
-            hi = run.his[0] if run.his else self.const(LANES)
-            for x in run.his[1:]:
-                hi = self._insert(arith.MinSIOp(hi, x))
+            amounts = [self.amount_of(x) for x in run.his]
+            if len(run.his) > 1 and all(a is not None for a in amounts):
+                # min(32 - a, 32 - b) = 32 - max(a, b): one shift amount.
+                a = amounts[0]
+                for x in amounts[1:]:
+                    a = self._insert(arith.MaxSIOp(a, x))
+                hi = self._insert(arith.SubiOp(self.const(LANES), a))
+            else:
+                hi = run.his[0] if run.his else self.const(LANES)
+                for x in run.his[1:]:
+                    hi = self._insert(arith.MinSIOp(hi, x))
             s = self._insert(interval.RangeOp(lo, hi))
         if run.conds:
             empty = self._insert(interval.EmptyOp())
@@ -337,9 +607,18 @@ class _Folder:
 
 
 def fold_function(func: mask.FuncOp, max_intervals: int) -> str | None:
-    """Fold `func` in place; return the reason when it does not pack."""
+    """Fold `func` in place; return the reason when it does not pack (and
+    emit a remark locating it in the user's source, see `passes.remarks`)."""
+    reason = _fold_function(func, max_intervals)
+    if reason is None:
+        return None
+    emit_remark(remark_for(func, reason))
+    return str(reason)
+
+
+def _fold_function(func: mask.FuncOp, max_intervals: int) -> Reason | None:
     if not func.is_windowed:
-        return "the function is not windowed: run lane-affine first"
+        return Reason("the function is not windowed: run lane-affine first", func)
     if func.is_packed:
         return None
     yield_op = func.yield_op
@@ -348,7 +627,7 @@ def fold_function(func: mask.FuncOp, max_intervals: int) -> str | None:
         runs = folder.fold(yield_op.value)
     except NotFoldable as e:
         region_dce(func.body)
-        return str(e)
+        return e.reason
     word = folder.emit(runs)
     reason = legalize_overflow(func, word, folder.forms.ranges)
     if reason is not None:
@@ -379,7 +658,7 @@ def _slice(value: SSAValue) -> list[Operation]:
 
 def legalize_overflow(
     func: mask.FuncOp, word: SSAValue, ranges: ValueRanges | None = None
-) -> str | None:
+) -> Reason | None:
     """
     Make the computation of `word` free of integer overflow on the domain:
     an i32 op whose exact result may leave i32 (so it wraps, like torch's
@@ -394,7 +673,10 @@ def legalize_overflow(
         if isinstance(op, _DIVISIONS):
             d = ranges.of(op.operands[1])
             if d.lo <= 0 <= d.hi:
-                return f"{describe(op.results[0])} divides by a value that may be zero"
+                return Reason(
+                    f"{describe(op.results[0])} divides by a value that may be zero",
+                    op.results[0],
+                )
         if not ranges.may_wrap(op):
             continue
         result = op.results[0]
@@ -407,9 +689,10 @@ def legalize_overflow(
             Rewriter.insert_op([lhs, rhs, wide, narrow], InsertPoint.before(op))
             result.replace_all_uses_with(narrow.result)
             continue
-        return (
+        return Reason(
             f"{describe(result)} may overflow {result.type} on the mask domain, "
-            "and no wider type is available"
+            "and no wider type is available",
+            result,
         )
     return None
 
@@ -426,6 +709,10 @@ class FoldIntervalsPass(ModulePass):
     name = "fold-intervals"
 
     max_intervals: int = 8
+
+    def __post_init__(self):
+        if not isinstance(self.max_intervals, int) or self.max_intervals < 1:
+            raise ValueError(f"max-intervals must be at least 1, got {self.max_intervals}")
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
         for func in op.walk():

@@ -2,6 +2,7 @@
 
 from xdsl.dialects import arith
 from xdsl.ir import SSAValue
+from xdsl.rewriter import InsertPoint
 from xdsl.pattern_rewriter import (
     PatternRewriter,
     RewritePattern,
@@ -73,6 +74,50 @@ class UnionFlatten(RewritePattern):
             rewriter.replace(op, interval.UnionOp(flat))
 
 
+def _same_bound(a: SSAValue, b: SSAValue, clip: int) -> bool:
+    """Whether two bounds are the same value, or constants that both clip to `clip`."""
+    if a == b:
+        return True
+    ca, cb = const_evaluate_operand(a), const_evaluate_operand(b)
+    if ca is None or cb is None:
+        return False
+    return (ca <= clip and cb <= clip) if clip == 0 else (ca >= clip and cb >= clip)
+
+
+class UnionMergeRanges(RewritePattern):
+    """
+    Ranges of a union that share a lower bound merge into one: [lo, a) | [lo, b)
+    is [lo, max(a, b)); likewise [a, hi) | [b, hi) is [min(a, b), hi). (Bounds
+    clip monotonically, so max/min commute with the clipping.) Prefixes such
+    as causal-or-prefix-LM thus cost one keep mask.
+    """
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: interval.UnionOp, rewriter: PatternRewriter, /):
+        ranges = [s for s in op.sets if isinstance(s.owner, interval.RangeOp)]
+        for i, a in enumerate(ranges):
+            for b in ranges[i + 1 :]:
+                ra, rb = a.owner, b.owner
+                assert isinstance(ra, interval.RangeOp) and isinstance(rb, interval.RangeOp)
+                if ra.lo.type != rb.lo.type:
+                    continue
+                if _same_bound(ra.lo, rb.lo, 0):
+                    m = arith.MaxSIOp(ra.hi, rb.hi)
+                    new = interval.RangeOp(ra.lo, m.result)
+                elif _same_bound(ra.hi, rb.hi, LANES):
+                    m = arith.MinSIOp(ra.lo, rb.lo)
+                    new = interval.RangeOp(m.result, ra.hi)
+                else:
+                    continue
+                rest = [s for s in op.sets if s != a and s != b]
+                rewriter.insert([m, new], InsertPoint.before(op))
+                if rest:
+                    rewriter.replace(op, interval.UnionOp([new.result, *rest]))
+                else:
+                    rewriter.replace(op, (), (new.result,))
+                return
+
+
 class IntersectIdentities(RewritePattern):
     """Drop `full` and duplicate operands of an intersection; `empty` absorbs."""
 
@@ -131,6 +176,7 @@ ALL_PATTERNS = (
     RangeConstantFold(),
     UnionIdentities(),
     UnionFlatten(),
+    UnionMergeRanges(),
     IntersectIdentities(),
     ComplementConstant(),
     SelectFold(),

@@ -196,8 +196,8 @@ mask.func @union_flatten window {
 ^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
   %c0 = arith.constant 0 : i32
   %r = interval.range %c0, %q : i32
-  %s = interval.range %kv, %q : i32
-  %t = interval.range %h, %q : i32
+  %s = interval.range %kv, %h : i32
+  %t = interval.range %h, %kv : i32
   %u = interval.union %r, %s
   %v = interval.union %u, %t
   %w = interval.keep_word %v : i32
@@ -208,10 +208,38 @@ mask.func @union_flatten window {
 // CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
 // CHECK-NEXT:    %[[C0:.*]] = arith.constant 0 : i32
 // CHECK-NEXT:    %[[R:.*]] = interval.range %[[C0]], %[[Q]] : i32
-// CHECK-NEXT:    %[[S:.*]] = interval.range %[[KV]], %[[Q]] : i32
-// CHECK-NEXT:    %[[T:.*]] = interval.range %[[H]], %[[Q]] : i32
+// CHECK-NEXT:    %[[S:.*]] = interval.range %[[KV]], %[[H]] : i32
+// CHECK-NEXT:    %[[T:.*]] = interval.range %[[H]], %[[KV]] : i32
 // CHECK-NEXT:    %[[V:.*]] = interval.union %[[R]], %[[S]], %[[T]]
 // CHECK-NEXT:    %[[W:.*]] = interval.keep_word %[[V]] : i32
+// CHECK-NEXT:    mask.yield %[[W]] : i32
+// CHECK-NEXT:  }
+
+// Ranges of a union that share a bound merge: [0, a) | [0, b) is
+// [0, max(a, b)), [a, 32) | [b, 32) is [min(a, b), 32).
+mask.func @union_merge_shared_bound window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %c0 = arith.constant 0 : i32
+  %c32 = arith.constant 32 : i32
+  %r = interval.range %c0, %q : i32
+  %s = interval.range %c0, %kv : i32
+  %t = interval.range %h, %c32 : i32
+  %t2 = interval.range %b, %c32 : i32
+  %u = interval.union %r, %s, %t, %t2
+  %w = interval.keep_word %u : i32
+  mask.yield %w : i32
+}
+
+// CHECK-LABEL: mask.func @union_merge_shared_bound window {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:    %[[C0:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[C32:.*]] = arith.constant 32 : i32
+// CHECK-NEXT:    %[[V0:.*]] = arith.maxsi %[[Q]], %[[KV]] : i32
+// CHECK-NEXT:    %[[V1:.*]] = interval.range %[[C0]], %[[V0]] : i32
+// CHECK-NEXT:    %[[V2:.*]] = arith.minsi %[[H]], %[[B]] : i32
+// CHECK-NEXT:    %[[V3:.*]] = interval.range %[[V2]], %[[C32]] : i32
+// CHECK-NEXT:    %[[U:.*]] = interval.union %[[V3]], %[[V1]]
+// CHECK-NEXT:    %[[W:.*]] = interval.keep_word %[[U]] : i32
 // CHECK-NEXT:    mask.yield %[[W]] : i32
 // CHECK-NEXT:  }
 
@@ -220,8 +248,8 @@ mask.func @union_shared_not_flattened window {
 ^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
   %c0 = arith.constant 0 : i32
   %r = interval.range %c0, %q : i32
-  %s = interval.range %kv, %q : i32
-  %t = interval.range %h, %q : i32
+  %s = interval.range %kv, %h : i32
+  %t = interval.range %h, %kv : i32
   %u = interval.union %r, %s
   %v = interval.union %u, %t
   %i = interval.intersect %u, %v
@@ -233,8 +261,8 @@ mask.func @union_shared_not_flattened window {
 // CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
 // CHECK-NEXT:    %[[C0:.*]] = arith.constant 0 : i32
 // CHECK-NEXT:    %[[R:.*]] = interval.range %[[C0]], %[[Q]] : i32
-// CHECK-NEXT:    %[[S:.*]] = interval.range %[[KV]], %[[Q]] : i32
-// CHECK-NEXT:    %[[T:.*]] = interval.range %[[H]], %[[Q]] : i32
+// CHECK-NEXT:    %[[S:.*]] = interval.range %[[KV]], %[[H]] : i32
+// CHECK-NEXT:    %[[T:.*]] = interval.range %[[H]], %[[KV]] : i32
 // CHECK-NEXT:    %[[U:.*]] = interval.union %[[R]], %[[S]]
 // CHECK-NEXT:    %[[V:.*]] = interval.union %[[U]], %[[T]]
 // CHECK-NEXT:    %[[I:.*]] = interval.intersect %[[U]], %[[V]]
@@ -247,7 +275,7 @@ mask.func @intersect_identities window {
 ^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
   %c0 = arith.constant 0 : i32
   %r = interval.range %c0, %q : i32
-  %s = interval.range %kv, %q : i32
+  %s = interval.range %kv, %h : i32
   %f = interval.full
   %i = interval.intersect %r, %f, %s, %r
   %w = interval.keep_word %i : i32
@@ -258,7 +286,7 @@ mask.func @intersect_identities window {
 // CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
 // CHECK-NEXT:    %[[C0:.*]] = arith.constant 0 : i32
 // CHECK-NEXT:    %[[R:.*]] = interval.range %[[C0]], %[[Q]] : i32
-// CHECK-NEXT:    %[[S:.*]] = interval.range %[[KV]], %[[Q]] : i32
+// CHECK-NEXT:    %[[S:.*]] = interval.range %[[KV]], %[[H]] : i32
 // CHECK-NEXT:    %[[I:.*]] = interval.intersect %[[R]], %[[S]]
 // CHECK-NEXT:    %[[W:.*]] = interval.keep_word %[[I]] : i32
 // CHECK-NEXT:    mask.yield %[[W]] : i32
@@ -384,7 +412,7 @@ mask.func @select_true window {
 ^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
   %c0 = arith.constant 0 : i32
   %r = interval.range %c0, %q : i32
-  %s = interval.range %kv, %q : i32
+  %s = interval.range %kv, %h : i32
   %t = arith.constant true
   %x = interval.select %t, %r, %s
   %w = interval.keep_word %x : i32
@@ -403,7 +431,7 @@ mask.func @select_false window {
 ^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
   %c0 = arith.constant 0 : i32
   %r = interval.range %c0, %q : i32
-  %s = interval.range %kv, %q : i32
+  %s = interval.range %kv, %h : i32
   %f = arith.constant false
   %x = interval.select %f, %r, %s
   %w = interval.keep_word %x : i32
@@ -412,7 +440,7 @@ mask.func @select_false window {
 
 // CHECK-LABEL: mask.func @select_false window {
 // CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
-// CHECK-NEXT:    %[[S:.*]] = interval.range %[[KV]], %[[Q]] : i32
+// CHECK-NEXT:    %[[S:.*]] = interval.range %[[KV]], %[[H]] : i32
 // CHECK-NEXT:    %[[W:.*]] = interval.keep_word %[[S]] : i32
 // CHECK-NEXT:    mask.yield %[[W]] : i32
 // CHECK-NEXT:  }

@@ -24,12 +24,11 @@ mask.func @causal {
 // CHECK-NEXT:     q = q_idx[0]
 // CHECK-NEXT:     kv = kv_idx[0]
 // CHECK-NEXT:     v = (q - kv)
-// CHECK-NEXT:     v_1 = max(v, cutlass.Int32(-1))
-// CHECK-NEXT:     v_2 = min(v_1, cutlass.Int32(31))
-// CHECK-NEXT:     v_3 = (v_2 + cutlass.Int32(1))
-// CHECK-NEXT:     v_4 = utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Int32(32) - v_3))
+// CHECK-NEXT:     v_1 = (cutlass.Int32(31) - v)
+// CHECK-NEXT:     v_2 = max(v_1, cutlass.Int32(0))
+// CHECK-NEXT:     v_3 = utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_2))
 // CHECK-NEXT:     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
-// CHECK-NEXT:     packed[0] = v_4
+// CHECK-NEXT:     packed[0] = v_3
 // CHECK-NEXT:     return packed.load()
 // CHECK-EMPTY:
 // CHECK-EMPTY:
@@ -55,21 +54,30 @@ mask.func @prefix_lm {
   mask.yield %r : i1
 }
 
+// A module whose keep word uses a bit-field mask defines the bmsk_u32 helper.
+// CHECK:      import cutlass.cute as cute
+// CHECK-NEXT: from cutlass._mlir.dialects import llvm
+// CHECK-NEXT: from cutlass.cutlass_dsl import T, dsl_user_op
+// CHECK-NEXT: from flash_attn.cute import utils
+// CHECK-EMPTY:
+// CHECK-EMPTY:
+// CHECK-NEXT: @dsl_user_op
+// CHECK-NEXT: def bmsk_u32(pos, width, *, loc=None, ip=None):
+// CHECK:              "bmsk.clamp.b32 $0, $1, $2;",
 // CHECK:      @cute.jit
 // CHECK-NEXT: def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
 // CHECK-NEXT:     """maskopt: mask.func @prefix_lm, packed keep word."""
 // CHECK-NEXT:     q = q_idx[0]
 // CHECK-NEXT:     kv = kv_idx[0]
 // CHECK-NEXT:     v = (cutlass.Int32(128) - kv)
-// CHECK-NEXT:     v_1 = utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Int32(32) - min(max(v, cutlass.Int32(0)), cutlass.Int32(32))))
-// CHECK-NEXT:     v_2 = (q - kv)
-// CHECK-NEXT:     v_3 = max(v_2, cutlass.Int32(-1))
-// CHECK-NEXT:     v_4 = min(v_3, cutlass.Int32(31))
-// CHECK-NEXT:     v_5 = (v_4 + cutlass.Int32(1))
-// CHECK-NEXT:     v_6 = utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Int32(32) - v_5))
-// CHECK-NEXT:     v_7 = (v_1 | v_6)
+// CHECK-NEXT:     v_1 = (q - kv)
+// CHECK-NEXT:     v_2 = (cutlass.Int32(31) - v_1)
+// CHECK-NEXT:     v_3 = max(v_2, cutlass.Int32(0))
+// CHECK-NEXT:     v_4 = (cutlass.Int32(32) - v_3)
+// CHECK-NEXT:     v_5 = max(v, v_4)
+// CHECK-NEXT:     v_6 = bmsk_u32(cutlass.Uint32(0), cutlass.Uint32(max(v_5, cutlass.Int32(0))))
 // CHECK-NEXT:     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
-// CHECK-NEXT:     packed[0] = v_7
+// CHECK-NEXT:     packed[0] = v_6
 // CHECK-NEXT:     return packed.load()
 // CHECK-EMPTY:
 // CHECK-EMPTY:
@@ -92,18 +100,13 @@ mask.func @previous_start {
 // CHECK-NEXT:     """maskopt: mask.func @previous_start, packed keep word."""
 // CHECK-NEXT:     q = q_idx[0]
 // CHECK-NEXT:     kv = kv_idx[0]
-// CHECK-NEXT:     v = cutlass.Int64(kv)
 // CHECK-NEXT:     qm = (q - cutlass.Int32(1))
 // CHECK-NEXT:     start = aux_tensors[0][(qm + cutlass.Int32(16) if qm < cutlass.Int32(0) else qm)]
-// CHECK-NEXT:     v_1 = cutlass.Int64(start)
-// CHECK-NEXT:     v_2 = (v - v_1)
-// CHECK-NEXT:     v_3 = max(v_2, cutlass.Int64(-32))
-// CHECK-NEXT:     v_4 = min(v_3, cutlass.Int64(0))
-// CHECK-NEXT:     v_5 = cutlass.Int32(v_4)
-// CHECK-NEXT:     v_6 = (cutlass.Int32(0) - v_5)
-// CHECK-NEXT:     v_7 = utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_6))
+// CHECK-NEXT:     v = max(start, cutlass.Int32(0))
+// CHECK-NEXT:     v_1 = (v - kv)
+// CHECK-NEXT:     v_2 = utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(max(v_1, cutlass.Int32(0))))
 // CHECK-NEXT:     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
-// CHECK-NEXT:     packed[0] = v_7
+// CHECK-NEXT:     packed[0] = v_2
 // CHECK-NEXT:     return packed.load()
 // CHECK-EMPTY:
 // CHECK-EMPTY:
@@ -125,17 +128,12 @@ mask.func @grid_limit {
 // CHECK-NEXT:     b = b_idx[0]
 // CHECK-NEXT:     h = h_idx[0]
 // CHECK-NEXT:     kv = kv_idx[0]
-// CHECK-NEXT:     v = cutlass.Int64(kv)
 // CHECK-NEXT:     l = aux_tensors[0][b, h]
-// CHECK-NEXT:     v_1 = cutlass.Int64(l)
-// CHECK-NEXT:     v_2 = (v - v_1)
-// CHECK-NEXT:     v_3 = max(v_2, cutlass.Int64(-32))
-// CHECK-NEXT:     v_4 = min(v_3, cutlass.Int64(0))
-// CHECK-NEXT:     v_5 = cutlass.Int32(v_4)
-// CHECK-NEXT:     v_6 = (cutlass.Int32(0) - v_5)
-// CHECK-NEXT:     v_7 = utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Int32(32) - v_6))
+// CHECK-NEXT:     v = max(l, cutlass.Int32(0))
+// CHECK-NEXT:     v_1 = (v - kv)
+// CHECK-NEXT:     v_2 = bmsk_u32(cutlass.Uint32(0), cutlass.Uint32(max(v_1, cutlass.Int32(0))))
 // CHECK-NEXT:     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
-// CHECK-NEXT:     packed[0] = v_7
+// CHECK-NEXT:     packed[0] = v_2
 // CHECK-NEXT:     return packed.load()
 // CHECK-EMPTY:
 // CHECK-EMPTY:
@@ -190,7 +188,7 @@ mask.func @document_gather {
 // CHECK:      @cute.jit
 // CHECK-NEXT: def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
 // CHECK-NEXT:     """maskopt: mask.func @document_gather, per-lane evaluation."""
-// CHECK-NEXT:     # not packed: `%dk = mask.load` is a per-lane gather: its index depends on kv_idx; index aux tensors by lane-uniform values (b, h, q_idx) instead, e.g. a starts/offsets tensor indexed by the document of q_idx
+// CHECK-NEXT:     # not packed: `doc[kv + lane]` is a per-lane gather: its index depends on kv_idx; if documents are contiguous, compare kv_idx with the bounds of q_idx's document instead of comparing doc of q_idx and kv_idx: `(kv_idx >= doc_starts[doc[q]]) & (kv_idx < doc_ends[doc[q]])` packs (doc_starts/doc_ends indexed by document id)
 // CHECK-NEXT:     q = q_idx[0]
 // CHECK-NEXT:     kv = kv_idx[0]
 // CHECK-NEXT:     dq = aux_tensors[0][q]
@@ -238,7 +236,7 @@ mask.func @parity {
 // CHECK:      @cute.jit
 // CHECK-NEXT: def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
 // CHECK-NEXT:     """maskopt: mask.func @parity, per-lane evaluation."""
-// CHECK-NEXT:     # not packed: `%k = mask.floormod` (mask.floormod) of a lane-dependent value is not lane-affine
+// CHECK-NEXT:     # not packed: `(kv + lane) % 2` is not linear in kv_idx (`%` of a value that depends on kv_idx)
 // CHECK-NEXT:     h = h_idx[0]
 // CHECK-NEXT:     kv = kv_idx[0]
 // CHECK-NEXT:     o = aux_tensors[0][h]
@@ -288,8 +286,6 @@ mask.func @mask_mod {
 // CHECK-EMPTY:
 // CHECK-EMPTY:
 // CHECK-NEXT: full.__vec_size__ = 32
-// CHECK-EMPTY:
-// CHECK-EMPTY:
 
 // CHECK:      @cute.jit
 // CHECK-NEXT: def utils_(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
@@ -300,8 +296,6 @@ mask.func @mask_mod {
 // CHECK-EMPTY:
 // CHECK-EMPTY:
 // CHECK-NEXT: utils_.__vec_size__ = 32
-// CHECK-EMPTY:
-// CHECK-EMPTY:
 
 // CHECK:      @cute.jit
 // CHECK-NEXT: def mask_mod_(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
@@ -309,12 +303,11 @@ mask.func @mask_mod {
 // CHECK-NEXT:     q = q_idx[0]
 // CHECK-NEXT:     kv = kv_idx[0]
 // CHECK-NEXT:     v = (q - kv)
-// CHECK-NEXT:     v_1 = max(v, cutlass.Int32(-1))
-// CHECK-NEXT:     v_2 = min(v_1, cutlass.Int32(31))
-// CHECK-NEXT:     v_3 = (v_2 + cutlass.Int32(1))
-// CHECK-NEXT:     v_4 = utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Int32(32) - v_3))
+// CHECK-NEXT:     v_1 = (cutlass.Int32(31) - v)
+// CHECK-NEXT:     v_2 = max(v_1, cutlass.Int32(0))
+// CHECK-NEXT:     v_3 = utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_2))
 // CHECK-NEXT:     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
-// CHECK-NEXT:     packed[0] = v_4
+// CHECK-NEXT:     packed[0] = v_3
 // CHECK-NEXT:     return packed.load()
 // CHECK-EMPTY:
 // CHECK-EMPTY:

@@ -3,13 +3,17 @@
 
 // fold-intervals on hand-written lane-affine input: the i1 keep value of a
 // windowed function becomes a union of lane runs and the function yields
-// its keep word. Bounds are clamped so that no i32 op can overflow; the
-// clipped bound is unchanged.
+// its keep word. A bound that could overflow i32 is clamped, on the sides
+// where it overflows only (or re-associated from its linear form with an
+// atom clamped), which leaves the clipped bound unchanged; among such forms
+// the one needing the fewest clamps, counting the clamp the CuTe target adds
+// to a bound that may be negative, is chosen.
 //
 // With coefficient +1, `L + u <pred> 0` keeps L <pred> -u; with -1,
 // `-L + u <pred> 0` keeps u <pred> L.
 
-// L < -u: the run [0, -u), -u clamped into [0, 32].
+// L < -u: the run [0, -u); 0 - u overflows only for u = -2^31, so u is
+// clamped from below only.
 mask.func @slt_plus window {
 ^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %s : tensor<2xi32>):
   %u = mask.load %s[%b] : tensor<2xi32>[i32] -> i32
@@ -23,12 +27,10 @@ mask.func @slt_plus window {
 // CHECK-NEXT:    %[[V0:.*]] = arith.constant -32 : i32
 // CHECK-NEXT:    %[[V1:.*]] = arith.maxsi %[[U]], %[[V0]] : i32
 // CHECK-NEXT:    %[[V2:.*]] = arith.constant 0 : i32
-// CHECK-NEXT:    %[[V3:.*]] = arith.minsi %[[V1]], %[[V2]] : i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.subi %[[V2]], %[[V1]] : i32
 // CHECK-NEXT:    %[[V4:.*]] = arith.constant 0 : i32
-// CHECK-NEXT:    %[[V5:.*]] = arith.subi %[[V4]], %[[V3]] : i32
-// CHECK-NEXT:    %[[V6:.*]] = arith.constant 0 : i32
-// CHECK-NEXT:    %[[V7:.*]] = interval.range %[[V6]], %[[V5]] : i32
-// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V7]] : i32
+// CHECK-NEXT:    %[[V5:.*]] = interval.range %[[V4]], %[[V3]] : i32
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V5]] : i32
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
@@ -43,15 +45,13 @@ mask.func @slt_minus window {
 // CHECK-LABEL: mask.func @slt_minus window {
 // CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32, %[[S:.*]]: tensor<2xi32>):
 // CHECK-NEXT:    %[[U:.*]] = mask.load %[[S]][%[[B]]] : tensor<2xi32>[i32] -> i32
-// CHECK-NEXT:    %[[V0:.*]] = arith.constant -1 : i32
-// CHECK-NEXT:    %[[V1:.*]] = arith.maxsi %[[U]], %[[V0]] : i32
-// CHECK-NEXT:    %[[V2:.*]] = arith.constant 31 : i32
-// CHECK-NEXT:    %[[V3:.*]] = arith.minsi %[[V1]], %[[V2]] : i32
-// CHECK-NEXT:    %[[V4:.*]] = arith.constant 1 : i32
-// CHECK-NEXT:    %[[V5:.*]] = arith.addi %[[V3]], %[[V4]] : i32
-// CHECK-NEXT:    %[[V6:.*]] = arith.constant 32 : i32
-// CHECK-NEXT:    %[[V7:.*]] = interval.range %[[V5]], %[[V6]] : i32
-// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V7]] : i32
+// CHECK-NEXT:    %[[V0:.*]] = arith.constant 31 : i32
+// CHECK-NEXT:    %[[V1:.*]] = arith.minsi %[[U]], %[[V0]] : i32
+// CHECK-NEXT:    %[[V2:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.addi %[[V1]], %[[V2]] : i32
+// CHECK-NEXT:    %[[V4:.*]] = arith.constant 32 : i32
+// CHECK-NEXT:    %[[V5:.*]] = interval.range %[[V3]], %[[V4]] : i32
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V5]] : i32
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
@@ -69,12 +69,10 @@ mask.func @sle_plus window {
 // CHECK-NEXT:    %[[V0:.*]] = arith.constant -31 : i32
 // CHECK-NEXT:    %[[V1:.*]] = arith.maxsi %[[U]], %[[V0]] : i32
 // CHECK-NEXT:    %[[V2:.*]] = arith.constant 1 : i32
-// CHECK-NEXT:    %[[V3:.*]] = arith.minsi %[[V1]], %[[V2]] : i32
-// CHECK-NEXT:    %[[V4:.*]] = arith.constant 1 : i32
-// CHECK-NEXT:    %[[V5:.*]] = arith.subi %[[V4]], %[[V3]] : i32
-// CHECK-NEXT:    %[[V6:.*]] = arith.constant 0 : i32
-// CHECK-NEXT:    %[[V7:.*]] = interval.range %[[V6]], %[[V5]] : i32
-// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V7]] : i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.subi %[[V2]], %[[V1]] : i32
+// CHECK-NEXT:    %[[V4:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V5:.*]] = interval.range %[[V4]], %[[V3]] : i32
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V5]] : i32
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
@@ -109,12 +107,10 @@ mask.func @sgt_plus window {
 // CHECK-NEXT:    %[[V0:.*]] = arith.constant -31 : i32
 // CHECK-NEXT:    %[[V1:.*]] = arith.maxsi %[[U]], %[[V0]] : i32
 // CHECK-NEXT:    %[[V2:.*]] = arith.constant 1 : i32
-// CHECK-NEXT:    %[[V3:.*]] = arith.minsi %[[V1]], %[[V2]] : i32
-// CHECK-NEXT:    %[[V4:.*]] = arith.constant 1 : i32
-// CHECK-NEXT:    %[[V5:.*]] = arith.subi %[[V4]], %[[V3]] : i32
-// CHECK-NEXT:    %[[V6:.*]] = arith.constant 32 : i32
-// CHECK-NEXT:    %[[V7:.*]] = interval.range %[[V5]], %[[V6]] : i32
-// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V7]] : i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.subi %[[V2]], %[[V1]] : i32
+// CHECK-NEXT:    %[[V4:.*]] = arith.constant 32 : i32
+// CHECK-NEXT:    %[[V5:.*]] = interval.range %[[V3]], %[[V4]] : i32
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V5]] : i32
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
@@ -149,12 +145,10 @@ mask.func @sge_plus window {
 // CHECK-NEXT:    %[[V0:.*]] = arith.constant -32 : i32
 // CHECK-NEXT:    %[[V1:.*]] = arith.maxsi %[[U]], %[[V0]] : i32
 // CHECK-NEXT:    %[[V2:.*]] = arith.constant 0 : i32
-// CHECK-NEXT:    %[[V3:.*]] = arith.minsi %[[V1]], %[[V2]] : i32
-// CHECK-NEXT:    %[[V4:.*]] = arith.constant 0 : i32
-// CHECK-NEXT:    %[[V5:.*]] = arith.subi %[[V4]], %[[V3]] : i32
-// CHECK-NEXT:    %[[V6:.*]] = arith.constant 32 : i32
-// CHECK-NEXT:    %[[V7:.*]] = interval.range %[[V5]], %[[V6]] : i32
-// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V7]] : i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.subi %[[V2]], %[[V1]] : i32
+// CHECK-NEXT:    %[[V4:.*]] = arith.constant 32 : i32
+// CHECK-NEXT:    %[[V5:.*]] = interval.range %[[V3]], %[[V4]] : i32
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V5]] : i32
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
@@ -169,15 +163,13 @@ mask.func @sge_minus window {
 // CHECK-LABEL: mask.func @sge_minus window {
 // CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32, %[[S:.*]]: tensor<2xi32>):
 // CHECK-NEXT:    %[[U:.*]] = mask.load %[[S]][%[[B]]] : tensor<2xi32>[i32] -> i32
-// CHECK-NEXT:    %[[V0:.*]] = arith.constant -1 : i32
-// CHECK-NEXT:    %[[V1:.*]] = arith.maxsi %[[U]], %[[V0]] : i32
-// CHECK-NEXT:    %[[V2:.*]] = arith.constant 31 : i32
-// CHECK-NEXT:    %[[V3:.*]] = arith.minsi %[[V1]], %[[V2]] : i32
-// CHECK-NEXT:    %[[V4:.*]] = arith.constant 1 : i32
-// CHECK-NEXT:    %[[V5:.*]] = arith.addi %[[V3]], %[[V4]] : i32
-// CHECK-NEXT:    %[[V6:.*]] = arith.constant 0 : i32
-// CHECK-NEXT:    %[[V7:.*]] = interval.range %[[V6]], %[[V5]] : i32
-// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V7]] : i32
+// CHECK-NEXT:    %[[V0:.*]] = arith.constant 31 : i32
+// CHECK-NEXT:    %[[V1:.*]] = arith.minsi %[[U]], %[[V0]] : i32
+// CHECK-NEXT:    %[[V2:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.addi %[[V1]], %[[V2]] : i32
+// CHECK-NEXT:    %[[V4:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V5:.*]] = interval.range %[[V4]], %[[V3]] : i32
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V5]] : i32
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
@@ -195,17 +187,13 @@ mask.func @eq_plus window {
 // CHECK-NEXT:    %[[V0:.*]] = arith.constant -32 : i32
 // CHECK-NEXT:    %[[V1:.*]] = arith.maxsi %[[U]], %[[V0]] : i32
 // CHECK-NEXT:    %[[V2:.*]] = arith.constant 0 : i32
-// CHECK-NEXT:    %[[V3:.*]] = arith.minsi %[[V1]], %[[V2]] : i32
-// CHECK-NEXT:    %[[V4:.*]] = arith.constant 0 : i32
-// CHECK-NEXT:    %[[V5:.*]] = arith.subi %[[V4]], %[[V3]] : i32
-// CHECK-NEXT:    %[[V6:.*]] = arith.constant -31 : i32
-// CHECK-NEXT:    %[[V7:.*]] = arith.maxsi %[[U]], %[[V6]] : i32
-// CHECK-NEXT:    %[[V8:.*]] = arith.constant 1 : i32
-// CHECK-NEXT:    %[[V9:.*]] = arith.minsi %[[V7]], %[[V8]] : i32
-// CHECK-NEXT:    %[[V10:.*]] = arith.constant 1 : i32
-// CHECK-NEXT:    %[[V11:.*]] = arith.subi %[[V10]], %[[V9]] : i32
-// CHECK-NEXT:    %[[V12:.*]] = interval.range %[[V5]], %[[V11]] : i32
-// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V12]] : i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.subi %[[V2]], %[[V1]] : i32
+// CHECK-NEXT:    %[[V4:.*]] = arith.constant -31 : i32
+// CHECK-NEXT:    %[[V5:.*]] = arith.maxsi %[[U]], %[[V4]] : i32
+// CHECK-NEXT:    %[[V6:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:    %[[V7:.*]] = arith.subi %[[V6]], %[[V5]] : i32
+// CHECK-NEXT:    %[[V8:.*]] = interval.range %[[V3]], %[[V7]] : i32
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V8]] : i32
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
@@ -220,14 +208,12 @@ mask.func @eq_minus window {
 // CHECK-LABEL: mask.func @eq_minus window {
 // CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32, %[[S:.*]]: tensor<2xi32>):
 // CHECK-NEXT:    %[[U:.*]] = mask.load %[[S]][%[[B]]] : tensor<2xi32>[i32] -> i32
-// CHECK-NEXT:    %[[V0:.*]] = arith.constant -1 : i32
-// CHECK-NEXT:    %[[V1:.*]] = arith.maxsi %[[U]], %[[V0]] : i32
-// CHECK-NEXT:    %[[V2:.*]] = arith.constant 31 : i32
-// CHECK-NEXT:    %[[V3:.*]] = arith.minsi %[[V1]], %[[V2]] : i32
-// CHECK-NEXT:    %[[V4:.*]] = arith.constant 1 : i32
-// CHECK-NEXT:    %[[V5:.*]] = arith.addi %[[V3]], %[[V4]] : i32
-// CHECK-NEXT:    %[[V6:.*]] = interval.range %[[U]], %[[V5]] : i32
-// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V6]] : i32
+// CHECK-NEXT:    %[[V0:.*]] = arith.constant 31 : i32
+// CHECK-NEXT:    %[[V1:.*]] = arith.minsi %[[U]], %[[V0]] : i32
+// CHECK-NEXT:    %[[V2:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.addi %[[V1]], %[[V2]] : i32
+// CHECK-NEXT:    %[[V4:.*]] = interval.range %[[U]], %[[V3]] : i32
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V4]] : i32
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
@@ -245,21 +231,17 @@ mask.func @ne_plus window {
 // CHECK-NEXT:    %[[V0:.*]] = arith.constant -32 : i32
 // CHECK-NEXT:    %[[V1:.*]] = arith.maxsi %[[U]], %[[V0]] : i32
 // CHECK-NEXT:    %[[V2:.*]] = arith.constant 0 : i32
-// CHECK-NEXT:    %[[V3:.*]] = arith.minsi %[[V1]], %[[V2]] : i32
-// CHECK-NEXT:    %[[V4:.*]] = arith.constant 0 : i32
-// CHECK-NEXT:    %[[V5:.*]] = arith.subi %[[V4]], %[[V3]] : i32
-// CHECK-NEXT:    %[[V6:.*]] = arith.constant -31 : i32
-// CHECK-NEXT:    %[[V7:.*]] = arith.maxsi %[[U]], %[[V6]] : i32
-// CHECK-NEXT:    %[[V8:.*]] = arith.constant 1 : i32
-// CHECK-NEXT:    %[[V9:.*]] = arith.minsi %[[V7]], %[[V8]] : i32
-// CHECK-NEXT:    %[[V10:.*]] = arith.constant 1 : i32
-// CHECK-NEXT:    %[[V11:.*]] = arith.subi %[[V10]], %[[V9]] : i32
-// CHECK-NEXT:    %[[V12:.*]] = arith.constant 0 : i32
-// CHECK-NEXT:    %[[V13:.*]] = interval.range %[[V12]], %[[V5]] : i32
-// CHECK-NEXT:    %[[V14:.*]] = arith.constant 32 : i32
-// CHECK-NEXT:    %[[V15:.*]] = interval.range %[[V11]], %[[V14]] : i32
-// CHECK-NEXT:    %[[V16:.*]] = interval.union %[[V13]], %[[V15]]
-// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V16]] : i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.subi %[[V2]], %[[V1]] : i32
+// CHECK-NEXT:    %[[V4:.*]] = arith.constant -31 : i32
+// CHECK-NEXT:    %[[V5:.*]] = arith.maxsi %[[U]], %[[V4]] : i32
+// CHECK-NEXT:    %[[V6:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:    %[[V7:.*]] = arith.subi %[[V6]], %[[V5]] : i32
+// CHECK-NEXT:    %[[V8:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V9:.*]] = interval.range %[[V8]], %[[V3]] : i32
+// CHECK-NEXT:    %[[V10:.*]] = arith.constant 32 : i32
+// CHECK-NEXT:    %[[V11:.*]] = interval.range %[[V7]], %[[V10]] : i32
+// CHECK-NEXT:    %[[V12:.*]] = interval.union %[[V9]], %[[V11]]
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V12]] : i32
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
@@ -274,18 +256,16 @@ mask.func @ne_minus window {
 // CHECK-LABEL: mask.func @ne_minus window {
 // CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32, %[[S:.*]]: tensor<2xi32>):
 // CHECK-NEXT:    %[[U:.*]] = mask.load %[[S]][%[[B]]] : tensor<2xi32>[i32] -> i32
-// CHECK-NEXT:    %[[V0:.*]] = arith.constant -1 : i32
-// CHECK-NEXT:    %[[V1:.*]] = arith.maxsi %[[U]], %[[V0]] : i32
-// CHECK-NEXT:    %[[V2:.*]] = arith.constant 31 : i32
-// CHECK-NEXT:    %[[V3:.*]] = arith.minsi %[[V1]], %[[V2]] : i32
-// CHECK-NEXT:    %[[V4:.*]] = arith.constant 1 : i32
-// CHECK-NEXT:    %[[V5:.*]] = arith.addi %[[V3]], %[[V4]] : i32
-// CHECK-NEXT:    %[[V6:.*]] = arith.constant 0 : i32
-// CHECK-NEXT:    %[[V7:.*]] = interval.range %[[V6]], %[[U]] : i32
-// CHECK-NEXT:    %[[V8:.*]] = arith.constant 32 : i32
-// CHECK-NEXT:    %[[V9:.*]] = interval.range %[[V5]], %[[V8]] : i32
-// CHECK-NEXT:    %[[V10:.*]] = interval.union %[[V7]], %[[V9]]
-// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V10]] : i32
+// CHECK-NEXT:    %[[V0:.*]] = arith.constant 31 : i32
+// CHECK-NEXT:    %[[V1:.*]] = arith.minsi %[[U]], %[[V0]] : i32
+// CHECK-NEXT:    %[[V2:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.addi %[[V1]], %[[V2]] : i32
+// CHECK-NEXT:    %[[V4:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V5:.*]] = interval.range %[[V4]], %[[U]] : i32
+// CHECK-NEXT:    %[[V6:.*]] = arith.constant 32 : i32
+// CHECK-NEXT:    %[[V7:.*]] = interval.range %[[V3]], %[[V6]] : i32
+// CHECK-NEXT:    %[[V8:.*]] = interval.union %[[V5]], %[[V7]]
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V8]] : i32
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
@@ -303,20 +283,18 @@ mask.func @and window {
 // CHECK-LABEL: mask.func @and window {
 // CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
 // CHECK-NEXT:    %[[D:.*]] = arith.subi %[[Q]], %[[KV]] : i32
-// CHECK-NEXT:    %[[V0:.*]] = arith.constant -1 : i32
-// CHECK-NEXT:    %[[V1:.*]] = arith.maxsi %[[D]], %[[V0]] : i32
-// CHECK-NEXT:    %[[V2:.*]] = arith.constant 31 : i32
-// CHECK-NEXT:    %[[V3:.*]] = arith.minsi %[[V1]], %[[V2]] : i32
-// CHECK-NEXT:    %[[V4:.*]] = arith.constant 1 : i32
-// CHECK-NEXT:    %[[V5:.*]] = arith.addi %[[V3]], %[[V4]] : i32
+// CHECK-NEXT:    %[[V0:.*]] = arith.constant 31 : i32
+// CHECK-NEXT:    %[[V1:.*]] = arith.subi %[[V0]], %[[D]] : i32
+// CHECK-NEXT:    %[[V2:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.maxsi %[[V1]], %[[V2]] : i32
+// CHECK-NEXT:    %[[V4:.*]] = arith.constant 32 : i32
+// CHECK-NEXT:    %[[V5:.*]] = arith.subi %[[V4]], %[[V3]] : i32
 // CHECK-NEXT:    %[[V6:.*]] = arith.constant 256 : i32
 // CHECK-NEXT:    %[[V7:.*]] = arith.maxsi %[[D]], %[[V6]] : i32
-// CHECK-NEXT:    %[[V8:.*]] = arith.constant 288 : i32
-// CHECK-NEXT:    %[[V9:.*]] = arith.minsi %[[V7]], %[[V8]] : i32
-// CHECK-NEXT:    %[[V10:.*]] = arith.constant -256 : i32
-// CHECK-NEXT:    %[[V11:.*]] = arith.addi %[[V9]], %[[V10]] : i32
-// CHECK-NEXT:    %[[V12:.*]] = interval.range %[[V11]], %[[V5]] : i32
-// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V12]] : i32
+// CHECK-NEXT:    %[[V8:.*]] = arith.constant -256 : i32
+// CHECK-NEXT:    %[[V9:.*]] = arith.addi %[[V7]], %[[V8]] : i32
+// CHECK-NEXT:    %[[V10:.*]] = interval.range %[[V9]], %[[V5]] : i32
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V10]] : i32
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
@@ -338,12 +316,12 @@ mask.func @and_two_his window {
 // CHECK-LABEL: mask.func @and_two_his window {
 // CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
 // CHECK-NEXT:    %[[D:.*]] = arith.subi %[[Q]], %[[KV]] : i32
-// CHECK-NEXT:    %[[V0:.*]] = arith.constant -1 : i32
-// CHECK-NEXT:    %[[V1:.*]] = arith.maxsi %[[D]], %[[V0]] : i32
-// CHECK-NEXT:    %[[V2:.*]] = arith.constant 31 : i32
-// CHECK-NEXT:    %[[V3:.*]] = arith.minsi %[[V1]], %[[V2]] : i32
-// CHECK-NEXT:    %[[V4:.*]] = arith.constant 1 : i32
-// CHECK-NEXT:    %[[V5:.*]] = arith.addi %[[V3]], %[[V4]] : i32
+// CHECK-NEXT:    %[[V0:.*]] = arith.constant 31 : i32
+// CHECK-NEXT:    %[[V1:.*]] = arith.subi %[[V0]], %[[D]] : i32
+// CHECK-NEXT:    %[[V2:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.maxsi %[[V1]], %[[V2]] : i32
+// CHECK-NEXT:    %[[V4:.*]] = arith.constant 32 : i32
+// CHECK-NEXT:    %[[V5:.*]] = arith.subi %[[V4]], %[[V3]] : i32
 // CHECK-NEXT:    %[[V6:.*]] = arith.constant 128 : i32
 // CHECK-NEXT:    %[[V7:.*]] = arith.subi %[[V6]], %[[KV]] : i32
 // CHECK-NEXT:    %[[V8:.*]] = arith.constant 0 : i32
@@ -368,12 +346,12 @@ mask.func @or window {
 // CHECK-NEXT:    %[[D:.*]] = arith.subi %[[Q]], %[[KV]] : i32
 // CHECK-NEXT:    %[[V0:.*]] = arith.constant 128 : i32
 // CHECK-NEXT:    %[[V1:.*]] = arith.subi %[[V0]], %[[KV]] : i32
-// CHECK-NEXT:    %[[V2:.*]] = arith.constant -1 : i32
-// CHECK-NEXT:    %[[V3:.*]] = arith.maxsi %[[D]], %[[V2]] : i32
-// CHECK-NEXT:    %[[V4:.*]] = arith.constant 31 : i32
-// CHECK-NEXT:    %[[V5:.*]] = arith.minsi %[[V3]], %[[V4]] : i32
-// CHECK-NEXT:    %[[V6:.*]] = arith.constant 1 : i32
-// CHECK-NEXT:    %[[V7:.*]] = arith.addi %[[V5]], %[[V6]] : i32
+// CHECK-NEXT:    %[[V2:.*]] = arith.constant 31 : i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.subi %[[V2]], %[[D]] : i32
+// CHECK-NEXT:    %[[V4:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V5:.*]] = arith.maxsi %[[V3]], %[[V4]] : i32
+// CHECK-NEXT:    %[[V6:.*]] = arith.constant 32 : i32
+// CHECK-NEXT:    %[[V7:.*]] = arith.subi %[[V6]], %[[V5]] : i32
 // CHECK-NEXT:    %[[V8:.*]] = arith.constant 0 : i32
 // CHECK-NEXT:    %[[V9:.*]] = interval.range %[[V8]], %[[V1]] : i32
 // CHECK-NEXT:    %[[V10:.*]] = arith.constant 0 : i32
@@ -383,7 +361,7 @@ mask.func @or window {
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
-// LIMIT-LABEL: mask.func @or window unpacked "2 ranges exceed max-intervals=1 at `%r = arith.ori`" {
+// LIMIT-LABEL: mask.func @or window unpacked "2 ranges exceed max-intervals=1 at `(lane + kv - 128 < 0) | (-lane + (q - kv) >= 0)`; raise max-intervals (pack-mask{max-intervals=N}, compile_mask(..., max_intervals=N)): this point alone needs 2" {
 // LIMIT-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
 // LIMIT-NEXT:    %[[D:.*]] = arith.subi %[[Q]], %[[KV]] : i32
 // LIMIT-NEXT:    %[[P:.*]] = mask.lane_cmp "slt", 1 * lane + %[[KV]] + -128 : i32
@@ -405,12 +383,12 @@ mask.func @not window {
 // CHECK-LABEL: mask.func @not window {
 // CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
 // CHECK-NEXT:    %[[D:.*]] = arith.subi %[[Q]], %[[KV]] : i32
-// CHECK-NEXT:    %[[V0:.*]] = arith.constant -1 : i32
-// CHECK-NEXT:    %[[V1:.*]] = arith.maxsi %[[D]], %[[V0]] : i32
-// CHECK-NEXT:    %[[V2:.*]] = arith.constant 31 : i32
-// CHECK-NEXT:    %[[V3:.*]] = arith.minsi %[[V1]], %[[V2]] : i32
-// CHECK-NEXT:    %[[V4:.*]] = arith.constant 1 : i32
-// CHECK-NEXT:    %[[V5:.*]] = arith.addi %[[V3]], %[[V4]] : i32
+// CHECK-NEXT:    %[[V0:.*]] = arith.constant 31 : i32
+// CHECK-NEXT:    %[[V1:.*]] = arith.subi %[[V0]], %[[D]] : i32
+// CHECK-NEXT:    %[[V2:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.maxsi %[[V1]], %[[V2]] : i32
+// CHECK-NEXT:    %[[V4:.*]] = arith.constant 32 : i32
+// CHECK-NEXT:    %[[V5:.*]] = arith.subi %[[V4]], %[[V3]] : i32
 // CHECK-NEXT:    %[[V6:.*]] = arith.constant 32 : i32
 // CHECK-NEXT:    %[[V7:.*]] = interval.range %[[V5]], %[[V6]] : i32
 // CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V7]] : i32
@@ -434,28 +412,26 @@ mask.func @not_and window {
 // CHECK-LABEL: mask.func @not_and window {
 // CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
 // CHECK-NEXT:    %[[D:.*]] = arith.subi %[[Q]], %[[KV]] : i32
-// CHECK-NEXT:    %[[V0:.*]] = arith.constant -1 : i32
-// CHECK-NEXT:    %[[V1:.*]] = arith.maxsi %[[D]], %[[V0]] : i32
-// CHECK-NEXT:    %[[V2:.*]] = arith.constant 31 : i32
-// CHECK-NEXT:    %[[V3:.*]] = arith.minsi %[[V1]], %[[V2]] : i32
-// CHECK-NEXT:    %[[V4:.*]] = arith.constant 1 : i32
-// CHECK-NEXT:    %[[V5:.*]] = arith.addi %[[V3]], %[[V4]] : i32
+// CHECK-NEXT:    %[[V0:.*]] = arith.constant 31 : i32
+// CHECK-NEXT:    %[[V1:.*]] = arith.subi %[[V0]], %[[D]] : i32
+// CHECK-NEXT:    %[[V2:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.maxsi %[[V1]], %[[V2]] : i32
+// CHECK-NEXT:    %[[V4:.*]] = arith.constant 32 : i32
+// CHECK-NEXT:    %[[V5:.*]] = arith.subi %[[V4]], %[[V3]] : i32
 // CHECK-NEXT:    %[[V6:.*]] = arith.constant 256 : i32
 // CHECK-NEXT:    %[[V7:.*]] = arith.maxsi %[[D]], %[[V6]] : i32
-// CHECK-NEXT:    %[[V8:.*]] = arith.constant 288 : i32
-// CHECK-NEXT:    %[[V9:.*]] = arith.minsi %[[V7]], %[[V8]] : i32
-// CHECK-NEXT:    %[[V10:.*]] = arith.constant -256 : i32
-// CHECK-NEXT:    %[[V11:.*]] = arith.addi %[[V9]], %[[V10]] : i32
-// CHECK-NEXT:    %[[V12:.*]] = arith.constant 0 : i32
-// CHECK-NEXT:    %[[V13:.*]] = interval.range %[[V12]], %[[V11]] : i32
-// CHECK-NEXT:    %[[V14:.*]] = arith.constant 32 : i32
-// CHECK-NEXT:    %[[V15:.*]] = interval.range %[[V5]], %[[V14]] : i32
-// CHECK-NEXT:    %[[V16:.*]] = interval.union %[[V13]], %[[V15]]
-// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V16]] : i32
+// CHECK-NEXT:    %[[V8:.*]] = arith.constant -256 : i32
+// CHECK-NEXT:    %[[V9:.*]] = arith.addi %[[V7]], %[[V8]] : i32
+// CHECK-NEXT:    %[[V10:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V11:.*]] = interval.range %[[V10]], %[[V9]] : i32
+// CHECK-NEXT:    %[[V12:.*]] = arith.constant 32 : i32
+// CHECK-NEXT:    %[[V13:.*]] = interval.range %[[V5]], %[[V12]] : i32
+// CHECK-NEXT:    %[[V14:.*]] = interval.union %[[V11]], %[[V13]]
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V14]] : i32
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
-// LIMIT-LABEL: mask.func @not_and window unpacked "2 ranges exceed max-intervals=1 at `%r = arith.xori`" {
+// LIMIT-LABEL: mask.func @not_and window unpacked "2 ranges exceed max-intervals=1 at `~((-lane + (q - kv) >= 0) & (-lane + (q - kv) - 256 <= 0))`; raise max-intervals (pack-mask{max-intervals=N}, compile_mask(..., max_intervals=N)): this point alone needs 2" {
 
 // A xor B of two lane-dependent values: (A and not B) or (not A and B).
 mask.func @xor window {
@@ -470,12 +446,12 @@ mask.func @xor window {
 // CHECK-LABEL: mask.func @xor window {
 // CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
 // CHECK-NEXT:    %[[D:.*]] = arith.subi %[[Q]], %[[KV]] : i32
-// CHECK-NEXT:    %[[V0:.*]] = arith.constant -1 : i32
-// CHECK-NEXT:    %[[V1:.*]] = arith.maxsi %[[D]], %[[V0]] : i32
-// CHECK-NEXT:    %[[V2:.*]] = arith.constant 31 : i32
-// CHECK-NEXT:    %[[V3:.*]] = arith.minsi %[[V1]], %[[V2]] : i32
-// CHECK-NEXT:    %[[V4:.*]] = arith.constant 1 : i32
-// CHECK-NEXT:    %[[V5:.*]] = arith.addi %[[V3]], %[[V4]] : i32
+// CHECK-NEXT:    %[[V0:.*]] = arith.constant 31 : i32
+// CHECK-NEXT:    %[[V1:.*]] = arith.subi %[[V0]], %[[D]] : i32
+// CHECK-NEXT:    %[[V2:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.maxsi %[[V1]], %[[V2]] : i32
+// CHECK-NEXT:    %[[V4:.*]] = arith.constant 32 : i32
+// CHECK-NEXT:    %[[V5:.*]] = arith.subi %[[V4]], %[[V3]] : i32
 // CHECK-NEXT:    %[[V6:.*]] = arith.constant 128 : i32
 // CHECK-NEXT:    %[[V7:.*]] = arith.subi %[[V6]], %[[KV]] : i32
 // CHECK-NEXT:    %[[V8:.*]] = interval.range %[[V7]], %[[V5]] : i32
@@ -485,7 +461,7 @@ mask.func @xor window {
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
-// LIMIT-LABEL: mask.func @xor window unpacked "2 ranges exceed max-intervals=1 at `%r = arith.xori`" {
+// LIMIT-LABEL: mask.func @xor window unpacked "2 ranges exceed max-intervals=1 at `(-lane + (q - kv) >= 0) ^ (lane + kv - 128 < 0)`; raise max-intervals (pack-mask{max-intervals=N}, compile_mask(..., max_intervals=N)): this point alone needs 2" {
 
 // select on a lane-uniform condition: each run is guarded by the condition.
 mask.func @select window {
@@ -502,12 +478,12 @@ mask.func @select window {
 // CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
 // CHECK-NEXT:    %[[D:.*]] = arith.subi %[[Q]], %[[KV]] : i32
 // CHECK-NEXT:    %[[C:.*]] = arith.cmpi eq, %[[B]], %[[H]] : i32
-// CHECK-NEXT:    %[[V0:.*]] = arith.constant -1 : i32
-// CHECK-NEXT:    %[[V1:.*]] = arith.maxsi %[[D]], %[[V0]] : i32
-// CHECK-NEXT:    %[[V2:.*]] = arith.constant 31 : i32
-// CHECK-NEXT:    %[[V3:.*]] = arith.minsi %[[V1]], %[[V2]] : i32
-// CHECK-NEXT:    %[[V4:.*]] = arith.constant 1 : i32
-// CHECK-NEXT:    %[[V5:.*]] = arith.addi %[[V3]], %[[V4]] : i32
+// CHECK-NEXT:    %[[V0:.*]] = arith.constant 31 : i32
+// CHECK-NEXT:    %[[V1:.*]] = arith.subi %[[V0]], %[[D]] : i32
+// CHECK-NEXT:    %[[V2:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.maxsi %[[V1]], %[[V2]] : i32
+// CHECK-NEXT:    %[[V4:.*]] = arith.constant 32 : i32
+// CHECK-NEXT:    %[[V5:.*]] = arith.subi %[[V4]], %[[V3]] : i32
 // CHECK-NEXT:    %[[V6:.*]] = arith.constant 128 : i32
 // CHECK-NEXT:    %[[V7:.*]] = arith.subi %[[V6]], %[[KV]] : i32
 // CHECK-NEXT:    %[[V8:.*]] = arith.constant 0 : i32
@@ -525,7 +501,7 @@ mask.func @select window {
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
-// LIMIT-LABEL: mask.func @select window unpacked "2 ranges exceed max-intervals=1 at `%r = arith.select`" {
+// LIMIT-LABEL: mask.func @select window unpacked "2 ranges exceed max-intervals=1 at `torch.where(b == h, -lane + (q - kv) >= 0, lane + kv - 128 < 0)`; raise max-intervals (pack-mask{max-intervals=N}, compile_mask(..., max_intervals=N)): this point alone needs 2" {
 
 // A lane-uniform condition keeps all lanes of a run or none: interval.select.
 mask.func @uniform_and window {
@@ -541,12 +517,12 @@ mask.func @uniform_and window {
 // CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
 // CHECK-NEXT:    %[[C:.*]] = arith.cmpi eq, %[[B]], %[[H]] : i32
 // CHECK-NEXT:    %[[D:.*]] = arith.subi %[[Q]], %[[KV]] : i32
-// CHECK-NEXT:    %[[V0:.*]] = arith.constant -1 : i32
-// CHECK-NEXT:    %[[V1:.*]] = arith.maxsi %[[D]], %[[V0]] : i32
-// CHECK-NEXT:    %[[V2:.*]] = arith.constant 31 : i32
-// CHECK-NEXT:    %[[V3:.*]] = arith.minsi %[[V1]], %[[V2]] : i32
-// CHECK-NEXT:    %[[V4:.*]] = arith.constant 1 : i32
-// CHECK-NEXT:    %[[V5:.*]] = arith.addi %[[V3]], %[[V4]] : i32
+// CHECK-NEXT:    %[[V0:.*]] = arith.constant 31 : i32
+// CHECK-NEXT:    %[[V1:.*]] = arith.subi %[[V0]], %[[D]] : i32
+// CHECK-NEXT:    %[[V2:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.maxsi %[[V1]], %[[V2]] : i32
+// CHECK-NEXT:    %[[V4:.*]] = arith.constant 32 : i32
+// CHECK-NEXT:    %[[V5:.*]] = arith.subi %[[V4]], %[[V3]] : i32
 // CHECK-NEXT:    %[[V6:.*]] = arith.constant 0 : i32
 // CHECK-NEXT:    %[[V7:.*]] = interval.range %[[V6]], %[[V5]] : i32
 // CHECK-NEXT:    %[[V8:.*]] = interval.empty
@@ -592,12 +568,12 @@ mask.func @uniform_negated window {
 // CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
 // CHECK-NEXT:    %[[C:.*]] = arith.cmpi eq, %[[B]], %[[H]] : i32
 // CHECK-NEXT:    %[[D:.*]] = arith.subi %[[Q]], %[[KV]] : i32
-// CHECK-NEXT:    %[[V0:.*]] = arith.constant -1 : i32
-// CHECK-NEXT:    %[[V1:.*]] = arith.maxsi %[[D]], %[[V0]] : i32
-// CHECK-NEXT:    %[[V2:.*]] = arith.constant 31 : i32
-// CHECK-NEXT:    %[[V3:.*]] = arith.minsi %[[V1]], %[[V2]] : i32
-// CHECK-NEXT:    %[[V4:.*]] = arith.constant 1 : i32
-// CHECK-NEXT:    %[[V5:.*]] = arith.addi %[[V3]], %[[V4]] : i32
+// CHECK-NEXT:    %[[V0:.*]] = arith.constant 31 : i32
+// CHECK-NEXT:    %[[V1:.*]] = arith.subi %[[V0]], %[[D]] : i32
+// CHECK-NEXT:    %[[V2:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.maxsi %[[V1]], %[[V2]] : i32
+// CHECK-NEXT:    %[[V4:.*]] = arith.constant 32 : i32
+// CHECK-NEXT:    %[[V5:.*]] = arith.subi %[[V4]], %[[V3]] : i32
 // CHECK-NEXT:    %[[V6:.*]] = arith.constant 32 : i32
 // CHECK-NEXT:    %[[V7:.*]] = interval.range %[[V5]], %[[V6]] : i32
 // CHECK-NEXT:    %[[V8:.*]] = interval.full
@@ -610,7 +586,7 @@ mask.func @uniform_negated window {
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
-// LIMIT-LABEL: mask.func @uniform_negated window unpacked "2 ranges exceed max-intervals=1 at `%n = arith.xori`" {
+// LIMIT-LABEL: mask.func @uniform_negated window unpacked "2 ranges exceed max-intervals=1 at `~((b == h) & (-lane + (q - kv) >= 0))`; raise max-intervals (pack-mask{max-intervals=N}, compile_mask(..., max_intervals=N)): this point alone needs 2" {
 
 mask.func @constant_true window {
 ^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
@@ -670,7 +646,8 @@ mask.func @wide_offset window {
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
-// An i64 uniform part: clamped in i64, then truncated to i32.
+// An i64 uniform part start - kv (two i32 atoms): re-associated in i32 with
+// the atom start clamped at 0 (below 0 the run starts at lane 0 anyway).
 mask.func @i64_bound window {
 ^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %starts : tensor<4xi32>):
   %start = mask.load %starts[%b] : tensor<4xi32>[i32] -> i32
@@ -686,16 +663,39 @@ mask.func @i64_bound window {
 // CHECK-NEXT:    %[[START:.*]] = mask.load %[[STARTS]][%[[B]]] : tensor<4xi32>[i32] -> i32
 // CHECK-NEXT:    %[[K64:.*]] = arith.extsi %[[KV]] : i32 to i64
 // CHECK-NEXT:    %[[S64:.*]] = arith.extsi %[[START]] : i32 to i64
-// CHECK-NEXT:    %[[U:.*]] = arith.subi %[[K64]], %[[S64]] : i64
-// CHECK-NEXT:    %[[V0:.*]] = arith.constant -32 : i64
-// CHECK-NEXT:    %[[V1:.*]] = arith.maxsi %[[U]], %[[V0]] : i64
-// CHECK-NEXT:    %[[V2:.*]] = arith.constant 0 : i64
-// CHECK-NEXT:    %[[V3:.*]] = arith.minsi %[[V1]], %[[V2]] : i64
-// CHECK-NEXT:    %[[V4:.*]] = arith.trunci %[[V3]] : i64 to i32
-// CHECK-NEXT:    %[[V5:.*]] = arith.constant 0 : i32
-// CHECK-NEXT:    %[[V6:.*]] = arith.subi %[[V5]], %[[V4]] : i32
-// CHECK-NEXT:    %[[V7:.*]] = arith.constant 32 : i32
-// CHECK-NEXT:    %[[V8:.*]] = interval.range %[[V6]], %[[V7]] : i32
+// CHECK-NEXT:    %[[V0:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V1:.*]] = arith.maxsi %[[START]], %[[V0]] : i32
+// CHECK-NEXT:    %[[V2:.*]] = arith.subi %[[V1]], %[[KV]] : i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.constant 32 : i32
+// CHECK-NEXT:    %[[V4:.*]] = interval.range %[[V2]], %[[V3]] : i32
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V4]] : i32
+// CHECK-NEXT:    mask.yield %[[KEEP]] : i32
+// CHECK-NEXT:  }
+
+// L <= s - kv for an aux scalar s: s - kv needs s clamped from below, and
+// + 1 overflows at the top, so the sum is clamped at 31 before adding 1.
+mask.func @sum_clamp window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %s : i32):
+  %s64 = arith.extsi %s : i32 to i64
+  %k64 = arith.extsi %kv : i32 to i64
+  %u = arith.subi %s64, %k64 : i64
+  %p = mask.lane_cmp "sge", -1 * lane + %u + 0 : i64
+  mask.yield %p : i1
+}
+
+// CHECK-LABEL: mask.func @sum_clamp window {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32, %[[S:.*]]: i32):
+// CHECK-NEXT:    %[[S64:.*]] = arith.extsi %[[S]] : i32 to i64
+// CHECK-NEXT:    %[[K64:.*]] = arith.extsi %[[KV]] : i32 to i64
+// CHECK-NEXT:    %[[V0:.*]] = arith.constant -1 : i32
+// CHECK-NEXT:    %[[V1:.*]] = arith.maxsi %[[S]], %[[V0]] : i32
+// CHECK-NEXT:    %[[V2:.*]] = arith.subi %[[V1]], %[[KV]] : i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.constant 31 : i32
+// CHECK-NEXT:    %[[V4:.*]] = arith.minsi %[[V2]], %[[V3]] : i32
+// CHECK-NEXT:    %[[V5:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:    %[[V6:.*]] = arith.addi %[[V4]], %[[V5]] : i32
+// CHECK-NEXT:    %[[V7:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V8:.*]] = interval.range %[[V7]], %[[V6]] : i32
 // CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V8]] : i32
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
@@ -718,12 +718,10 @@ mask.func @wrapping_add window {
 // CHECK-NEXT:    %[[V3:.*]] = arith.constant -31 : i32
 // CHECK-NEXT:    %[[V4:.*]] = arith.maxsi %[[W]], %[[V3]] : i32
 // CHECK-NEXT:    %[[V5:.*]] = arith.constant 1 : i32
-// CHECK-NEXT:    %[[V6:.*]] = arith.minsi %[[V4]], %[[V5]] : i32
-// CHECK-NEXT:    %[[V7:.*]] = arith.constant 1 : i32
-// CHECK-NEXT:    %[[V8:.*]] = arith.subi %[[V7]], %[[V6]] : i32
-// CHECK-NEXT:    %[[V9:.*]] = arith.constant 0 : i32
-// CHECK-NEXT:    %[[V10:.*]] = interval.range %[[V9]], %[[V8]] : i32
-// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V10]] : i32
+// CHECK-NEXT:    %[[V6:.*]] = arith.subi %[[V5]], %[[V4]] : i32
+// CHECK-NEXT:    %[[V7:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V8:.*]] = interval.range %[[V7]], %[[V6]] : i32
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V8]] : i32
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
@@ -734,7 +732,7 @@ mask.func @coeff_two window {
   mask.yield %p : i1
 }
 
-// CHECK-LABEL: mask.func @coeff_two window unpacked "`%p = mask.lane_cmp` has lane coefficient 2: only comparisons of kv_idx + L with coefficient +-1 fold to ranges" {
+// CHECK-LABEL: mask.func @coeff_two window unpacked "`2 * lane + q < 0` has lane coefficient 2 (kv_idx is scaled by 2): only comparisons of kv_idx with coefficient +-1 fold to ranges" {
 // CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
 // CHECK-NEXT:    %[[P:.*]] = mask.lane_cmp "slt", 2 * lane + %[[Q]] + 0 : i32
 // CHECK-NEXT:    mask.yield %[[P]] : i1
@@ -749,7 +747,7 @@ mask.func @unsigned window {
   mask.yield %ge : i1
 }
 
-// CHECK-LABEL: mask.func @unsigned window unpacked "`%ge = arith.cmpi` compares lane-dependent values in a way lane-affine could not rewrite (unsigned predicate or a bound that may overflow i64)" {
+// CHECK-LABEL: mask.func @unsigned window unpacked "`q uge (kv + lane)` compares lane-dependent values in a way lane-affine could not rewrite (unsigned predicate or a bound that may overflow i64)" {
 // CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
 // CHECK-NEXT:    %[[LANE:.*]] = mask.lane : i32
 // CHECK-NEXT:    %[[KVL:.*]] = arith.addi %[[KV]], %[[LANE]] : i32
@@ -765,7 +763,7 @@ mask.func @divisor_may_be_zero window {
   mask.yield %p : i1
 }
 
-// CHECK-LABEL: mask.func @divisor_may_be_zero window unpacked "`%x = arith.floordivsi` divides by a value that may be zero" {
+// CHECK-LABEL: mask.func @divisor_may_be_zero window unpacked "`q // b` divides by a value that may be zero" {
 // CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
 // CHECK-NEXT:    %[[X:.*]] = arith.floordivsi %[[Q]], %[[B]] : i32
 // CHECK-NEXT:    %[[P:.*]] = mask.lane_cmp "slt", 1 * lane + %[[X]] + 0 : i32

@@ -15,15 +15,14 @@ mask.func @causal {
 // CHECK-LABEL: mask.func @causal window {
 // CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
 // CHECK-NEXT:    %[[V0:.*]] = arith.subi %[[Q]], %[[KV]] : i32
-// CHECK-NEXT:    %[[V1:.*]] = arith.constant -1 : i32
-// CHECK-NEXT:    %[[V2:.*]] = arith.maxsi %[[V0]], %[[V1]] : i32
-// CHECK-NEXT:    %[[V3:.*]] = arith.constant 31 : i32
-// CHECK-NEXT:    %[[V4:.*]] = arith.minsi %[[V2]], %[[V3]] : i32
-// CHECK-NEXT:    %[[V5:.*]] = arith.constant 1 : i32
-// CHECK-NEXT:    %[[V6:.*]] = arith.addi %[[V4]], %[[V5]] : i32
-// CHECK-NEXT:    %[[V7:.*]] = arith.constant 0 : i32
-// CHECK-NEXT:    %[[V8:.*]] = interval.range %[[V7]], %[[V6]] : i32
-// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V8]] : i32
+// CHECK-NEXT:    %[[V1:.*]] = arith.constant 31 : i32
+// CHECK-NEXT:    %[[V2:.*]] = arith.subi %[[V1]], %[[V0]] : i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V4:.*]] = arith.maxsi %[[V2]], %[[V3]] : i32
+// CHECK-NEXT:    %[[V5:.*]] = arith.constant 32 : i32
+// CHECK-NEXT:    %[[V6:.*]] = arith.subi %[[V5]], %[[V4]] : i32
+// CHECK-NEXT:    %[[V7:.*]] = interval.range %[[V3]], %[[V6]] : i32
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V7]] : i32
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
@@ -43,20 +42,18 @@ mask.func @sliding_window {
 // CHECK-LABEL: mask.func @sliding_window window {
 // CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
 // CHECK-NEXT:    %[[V0:.*]] = arith.subi %[[Q]], %[[KV]] : i32
-// CHECK-NEXT:    %[[V1:.*]] = arith.constant -1 : i32
-// CHECK-NEXT:    %[[V2:.*]] = arith.maxsi %[[V0]], %[[V1]] : i32
-// CHECK-NEXT:    %[[V3:.*]] = arith.constant 31 : i32
-// CHECK-NEXT:    %[[V4:.*]] = arith.minsi %[[V2]], %[[V3]] : i32
-// CHECK-NEXT:    %[[V5:.*]] = arith.constant 1 : i32
-// CHECK-NEXT:    %[[V6:.*]] = arith.addi %[[V4]], %[[V5]] : i32
+// CHECK-NEXT:    %[[V1:.*]] = arith.constant 31 : i32
+// CHECK-NEXT:    %[[V2:.*]] = arith.subi %[[V1]], %[[V0]] : i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V4:.*]] = arith.maxsi %[[V2]], %[[V3]] : i32
+// CHECK-NEXT:    %[[V5:.*]] = arith.constant 32 : i32
+// CHECK-NEXT:    %[[V6:.*]] = arith.subi %[[V5]], %[[V4]] : i32
 // CHECK-NEXT:    %[[V7:.*]] = arith.constant 256 : i32
 // CHECK-NEXT:    %[[V8:.*]] = arith.maxsi %[[V0]], %[[V7]] : i32
-// CHECK-NEXT:    %[[V9:.*]] = arith.constant 288 : i32
-// CHECK-NEXT:    %[[V10:.*]] = arith.minsi %[[V8]], %[[V9]] : i32
-// CHECK-NEXT:    %[[V11:.*]] = arith.constant -256 : i32
-// CHECK-NEXT:    %[[V12:.*]] = arith.addi %[[V10]], %[[V11]] : i32
-// CHECK-NEXT:    %[[V13:.*]] = interval.range %[[V12]], %[[V6]] : i32
-// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V13]] : i32
+// CHECK-NEXT:    %[[V9:.*]] = arith.constant -256 : i32
+// CHECK-NEXT:    %[[V10:.*]] = arith.addi %[[V8]], %[[V9]] : i32
+// CHECK-NEXT:    %[[V11:.*]] = interval.range %[[V10]], %[[V6]] : i32
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V11]] : i32
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
@@ -75,21 +72,19 @@ mask.func @prefix_lm {
 // CHECK-NEXT:    %[[V0:.*]] = arith.subi %[[Q]], %[[KV]] : i32
 // CHECK-NEXT:    %[[V1:.*]] = arith.constant 128 : i32
 // CHECK-NEXT:    %[[V2:.*]] = arith.subi %[[V1]], %[[KV]] : i32
-// CHECK-NEXT:    %[[V3:.*]] = arith.constant -1 : i32
-// CHECK-NEXT:    %[[V4:.*]] = arith.maxsi %[[V0]], %[[V3]] : i32
-// CHECK-NEXT:    %[[V5:.*]] = arith.constant 31 : i32
-// CHECK-NEXT:    %[[V6:.*]] = arith.minsi %[[V4]], %[[V5]] : i32
-// CHECK-NEXT:    %[[V7:.*]] = arith.constant 1 : i32
-// CHECK-NEXT:    %[[V8:.*]] = arith.addi %[[V6]], %[[V7]] : i32
-// CHECK-NEXT:    %[[V9:.*]] = arith.constant 0 : i32
-// CHECK-NEXT:    %[[V10:.*]] = interval.range %[[V9]], %[[V2]] : i32
-// CHECK-NEXT:    %[[V11:.*]] = interval.range %[[V9]], %[[V8]] : i32
-// CHECK-NEXT:    %[[V12:.*]] = interval.union %[[V10]], %[[V11]]
-// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V12]] : i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.constant 31 : i32
+// CHECK-NEXT:    %[[V4:.*]] = arith.subi %[[V3]], %[[V0]] : i32
+// CHECK-NEXT:    %[[V5:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V6:.*]] = arith.maxsi %[[V4]], %[[V5]] : i32
+// CHECK-NEXT:    %[[V7:.*]] = arith.constant 32 : i32
+// CHECK-NEXT:    %[[V8:.*]] = arith.subi %[[V7]], %[[V6]] : i32
+// CHECK-NEXT:    %[[V9:.*]] = arith.maxsi %[[V2]], %[[V8]] : i32
+// CHECK-NEXT:    %[[V10:.*]] = interval.range %[[V5]], %[[V9]] : i32
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V10]] : i32
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
-// ONE-LABEL: mask.func @prefix_lm window unpacked "2 ranges exceed max-intervals=1 at `%r = arith.ori`" {
+// ONE-LABEL: mask.func @prefix_lm window unpacked "2 ranges exceed max-intervals=1 at `(lane + kv - 128 < 0) | (-lane + (q - kv) >= 0)`; raise max-intervals (pack-mask{max-intervals=N}, compile_mask(..., max_intervals=N)): this point alone needs 2" {
 // ONE-NOT:     interval.
 // ONE:         mask.yield %{{.*}} : i1
 
@@ -115,19 +110,17 @@ mask.func @chunked_causal {
 // CHECK-NEXT:    %[[V2:.*]] = arith.subi %[[Q]], %[[KV]] : i32
 // CHECK-NEXT:    %[[V3:.*]] = arith.constant 0 : i32
 // CHECK-NEXT:    %[[V4:.*]] = arith.subi %[[V3]], %[[V1]] : i32
-// CHECK-NEXT:    %[[V5:.*]] = arith.constant 480 : i32
-// CHECK-NEXT:    %[[V6:.*]] = arith.maxsi %[[V1]], %[[V5]] : i32
-// CHECK-NEXT:    %[[V7:.*]] = arith.minsi %[[V6]], %[[C512]] : i32
-// CHECK-NEXT:    %[[V8:.*]] = arith.subi %[[C512]], %[[V7]] : i32
-// CHECK-NEXT:    %[[V9:.*]] = arith.constant -1 : i32
-// CHECK-NEXT:    %[[V10:.*]] = arith.maxsi %[[V2]], %[[V9]] : i32
-// CHECK-NEXT:    %[[V11:.*]] = arith.constant 31 : i32
-// CHECK-NEXT:    %[[V12:.*]] = arith.minsi %[[V10]], %[[V11]] : i32
-// CHECK-NEXT:    %[[V13:.*]] = arith.constant 1 : i32
-// CHECK-NEXT:    %[[V14:.*]] = arith.addi %[[V12]], %[[V13]] : i32
-// CHECK-NEXT:    %[[V15:.*]] = arith.minsi %[[V8]], %[[V14]] : i32
-// CHECK-NEXT:    %[[V16:.*]] = interval.range %[[V4]], %[[V15]] : i32
-// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V16]] : i32
+// CHECK-NEXT:    %[[V5:.*]] = arith.constant -480 : i32
+// CHECK-NEXT:    %[[V6:.*]] = arith.addi %[[V1]], %[[V5]] : i32
+// CHECK-NEXT:    %[[V7:.*]] = arith.maxsi %[[V6]], %[[V3]] : i32
+// CHECK-NEXT:    %[[V8:.*]] = arith.constant 31 : i32
+// CHECK-NEXT:    %[[V9:.*]] = arith.subi %[[V8]], %[[V2]] : i32
+// CHECK-NEXT:    %[[V10:.*]] = arith.maxsi %[[V9]], %[[V3]] : i32
+// CHECK-NEXT:    %[[V11:.*]] = arith.maxsi %[[V7]], %[[V10]] : i32
+// CHECK-NEXT:    %[[V12:.*]] = arith.constant 32 : i32
+// CHECK-NEXT:    %[[V13:.*]] = arith.subi %[[V12]], %[[V11]] : i32
+// CHECK-NEXT:    %[[V14:.*]] = interval.range %[[V4]], %[[V13]] : i32
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V14]] : i32
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
@@ -152,22 +145,17 @@ mask.func @document_causal {
 // CHECK-NEXT:    %[[START:.*]] = mask.load %[[STARTS]][%[[DOC]]] : tensor<4xi32>[i32] -> i32
 // CHECK-NEXT:    %[[V0:.*]] = arith.extsi %[[KV]] : i32 to i64
 // CHECK-NEXT:    %[[V1:.*]] = arith.extsi %[[START]] : i32 to i64
-// CHECK-NEXT:    %[[V2:.*]] = arith.subi %[[V0]], %[[V1]] : i64
-// CHECK-NEXT:    %[[V3:.*]] = arith.subi %[[KV]], %[[Q]] : i32
-// CHECK-NEXT:    %[[V4:.*]] = arith.constant -32 : i64
-// CHECK-NEXT:    %[[V5:.*]] = arith.maxsi %[[V2]], %[[V4]] : i64
-// CHECK-NEXT:    %[[V6:.*]] = arith.constant 0 : i64
-// CHECK-NEXT:    %[[V7:.*]] = arith.minsi %[[V5]], %[[V6]] : i64
-// CHECK-NEXT:    %[[V8:.*]] = arith.trunci %[[V7]] : i64 to i32
-// CHECK-NEXT:    %[[V9:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V2:.*]] = arith.subi %[[KV]], %[[Q]] : i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V4:.*]] = arith.maxsi %[[START]], %[[V3]] : i32
+// CHECK-NEXT:    %[[V5:.*]] = arith.subi %[[V4]], %[[KV]] : i32
+// CHECK-NEXT:    %[[V6:.*]] = arith.constant 31 : i32
+// CHECK-NEXT:    %[[V7:.*]] = arith.addi %[[V2]], %[[V6]] : i32
+// CHECK-NEXT:    %[[V8:.*]] = arith.maxsi %[[V7]], %[[V3]] : i32
+// CHECK-NEXT:    %[[V9:.*]] = arith.constant 32 : i32
 // CHECK-NEXT:    %[[V10:.*]] = arith.subi %[[V9]], %[[V8]] : i32
-// CHECK-NEXT:    %[[V11:.*]] = arith.constant -31 : i32
-// CHECK-NEXT:    %[[V12:.*]] = arith.maxsi %[[V3]], %[[V11]] : i32
-// CHECK-NEXT:    %[[V13:.*]] = arith.constant 1 : i32
-// CHECK-NEXT:    %[[V14:.*]] = arith.minsi %[[V12]], %[[V13]] : i32
-// CHECK-NEXT:    %[[V15:.*]] = arith.subi %[[V13]], %[[V14]] : i32
-// CHECK-NEXT:    %[[V16:.*]] = interval.range %[[V10]], %[[V15]] : i32
-// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V16]] : i32
+// CHECK-NEXT:    %[[V11:.*]] = interval.range %[[V5]], %[[V10]] : i32
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V11]] : i32
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
@@ -191,12 +179,12 @@ mask.func @per_batch_window {
 // CHECK-NEXT:    %[[V3:.*]] = arith.subi %[[V1]], %[[V2]] : i64
 // CHECK-NEXT:    %[[V4:.*]] = arith.extsi %[[WIN]] : i32 to i64
 // CHECK-NEXT:    %[[V5:.*]] = arith.subi %[[V3]], %[[V4]] : i64
-// CHECK-NEXT:    %[[V6:.*]] = arith.constant -1 : i32
-// CHECK-NEXT:    %[[V7:.*]] = arith.maxsi %[[V0]], %[[V6]] : i32
-// CHECK-NEXT:    %[[V8:.*]] = arith.constant 31 : i32
-// CHECK-NEXT:    %[[V9:.*]] = arith.minsi %[[V7]], %[[V8]] : i32
-// CHECK-NEXT:    %[[V10:.*]] = arith.constant 1 : i32
-// CHECK-NEXT:    %[[V11:.*]] = arith.addi %[[V9]], %[[V10]] : i32
+// CHECK-NEXT:    %[[V6:.*]] = arith.constant 31 : i32
+// CHECK-NEXT:    %[[V7:.*]] = arith.subi %[[V6]], %[[V0]] : i32
+// CHECK-NEXT:    %[[V8:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V9:.*]] = arith.maxsi %[[V7]], %[[V8]] : i32
+// CHECK-NEXT:    %[[V10:.*]] = arith.constant 32 : i32
+// CHECK-NEXT:    %[[V11:.*]] = arith.subi %[[V10]], %[[V9]] : i32
 // CHECK-NEXT:    %[[V12:.*]] = arith.constant 0 : i64
 // CHECK-NEXT:    %[[V13:.*]] = arith.maxsi %[[V5]], %[[V12]] : i64
 // CHECK-NEXT:    %[[V14:.*]] = arith.constant 32 : i64
@@ -223,26 +211,25 @@ mask.func @head_causal {
 // CHECK-NEXT:    %[[C4:.*]] = arith.constant 4 : i32
 // CHECK-NEXT:    %[[CAUSAL_HEAD:.*]] = arith.cmpi slt, %[[H]], %[[C4]] : i32
 // CHECK-NEXT:    %[[V0:.*]] = arith.subi %[[Q]], %[[KV]] : i32
-// CHECK-NEXT:    %[[V1:.*]] = arith.constant -1 : i32
-// CHECK-NEXT:    %[[V2:.*]] = arith.maxsi %[[V0]], %[[V1]] : i32
-// CHECK-NEXT:    %[[V3:.*]] = arith.constant 31 : i32
-// CHECK-NEXT:    %[[V4:.*]] = arith.minsi %[[V2]], %[[V3]] : i32
-// CHECK-NEXT:    %[[V5:.*]] = arith.constant 1 : i32
-// CHECK-NEXT:    %[[V6:.*]] = arith.addi %[[V4]], %[[V5]] : i32
-// CHECK-NEXT:    %[[V7:.*]] = arith.constant 0 : i32
-// CHECK-NEXT:    %[[V8:.*]] = interval.range %[[V7]], %[[V6]] : i32
-// CHECK-NEXT:    %[[V9:.*]] = interval.empty
-// CHECK-NEXT:    %[[V10:.*]] = interval.select %[[CAUSAL_HEAD]], %[[V8]], %[[V9]]
-// CHECK-NEXT:    %[[V11:.*]] = interval.full
-// CHECK-NEXT:    %[[V12:.*]] = arith.constant true
-// CHECK-NEXT:    %[[V13:.*]] = arith.xori %[[CAUSAL_HEAD]], %[[V12]] : i1
-// CHECK-NEXT:    %[[V14:.*]] = interval.select %[[V13]], %[[V11]], %[[V9]]
-// CHECK-NEXT:    %[[V15:.*]] = interval.union %[[V10]], %[[V14]]
-// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V15]] : i32
+// CHECK-NEXT:    %[[V1:.*]] = arith.constant 31 : i32
+// CHECK-NEXT:    %[[V2:.*]] = arith.subi %[[V1]], %[[V0]] : i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V4:.*]] = arith.maxsi %[[V2]], %[[V3]] : i32
+// CHECK-NEXT:    %[[V5:.*]] = arith.constant 32 : i32
+// CHECK-NEXT:    %[[V6:.*]] = arith.subi %[[V5]], %[[V4]] : i32
+// CHECK-NEXT:    %[[V7:.*]] = interval.range %[[V3]], %[[V6]] : i32
+// CHECK-NEXT:    %[[V8:.*]] = interval.empty
+// CHECK-NEXT:    %[[V9:.*]] = interval.select %[[CAUSAL_HEAD]], %[[V7]], %[[V8]]
+// CHECK-NEXT:    %[[V10:.*]] = interval.full
+// CHECK-NEXT:    %[[V11:.*]] = arith.constant true
+// CHECK-NEXT:    %[[V12:.*]] = arith.xori %[[CAUSAL_HEAD]], %[[V11]] : i1
+// CHECK-NEXT:    %[[V13:.*]] = interval.select %[[V12]], %[[V10]], %[[V8]]
+// CHECK-NEXT:    %[[V14:.*]] = interval.union %[[V9]], %[[V13]]
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V14]] : i32
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
-// ONE-LABEL: mask.func @head_causal window unpacked "2 ranges exceed max-intervals=1 at `%r = arith.select`" {
+// ONE-LABEL: mask.func @head_causal window unpacked "2 ranges exceed max-intervals=1 at `torch.where(h < 4, -lane + (q - kv) >= 0, True)`; raise max-intervals (pack-mask{max-intervals=N}, compile_mask(..., max_intervals=N)): this point alone needs 2" {
 
 // Constant masks fold to constant keep words.
 mask.func @everything {
@@ -271,7 +258,7 @@ mask.func @document_gather {
   mask.yield %r : i1
 }
 
-// CHECK-LABEL: mask.func @document_gather window unpacked "`%dk = mask.load` is a per-lane gather: its index depends on kv_idx; index aux tensors by lane-uniform values (b, h, q_idx) instead, e.g. a starts/offsets tensor indexed by the document of q_idx" {
+// CHECK-LABEL: mask.func @document_gather window unpacked "`doc_ids[kv + lane]` is a per-lane gather: its index depends on kv_idx; if documents are contiguous, compare kv_idx with the bounds of q_idx's document instead of comparing doc_ids of q_idx and kv_idx: `(kv_idx >= doc_starts[doc_ids[q]]) & (kv_idx < doc_ends[doc_ids[q]])` packs (doc_starts/doc_ends indexed by document id)" {
 // CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32, %[[DOC_IDS:.*]]: tensor<1024xi32>):
 // CHECK-NEXT:    %[[LANE:.*]] = mask.lane : i32
 // CHECK-NEXT:    %[[KV_1:.*]] = arith.addi %[[KV]], %[[LANE]] : i32
@@ -284,5 +271,5 @@ mask.func @document_gather {
 // CHECK-NEXT:    mask.yield %[[R]] : i1
 // CHECK-NEXT:  }
 
-// ONE-LABEL: mask.func @document_gather window unpacked "`%dk = mask.load` is a per-lane gather:
+// ONE-LABEL: mask.func @document_gather window unpacked "`doc_ids[kv + lane]` is a per-lane gather:
 

@@ -76,7 +76,7 @@ mask.func @flatten_dedupe window {
 ^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
   %c0 = arith.constant 0 : i32
   %r = interval.range %c0, %q : i32
-  %s = interval.range %kv, %q : i32
+  %s = interval.range %kv, %h : i32
   %u = interval.union %r, %s
   %c0_1 = arith.constant 0 : i32
   %r2 = interval.range %c0_1, %q : i32
@@ -89,7 +89,7 @@ mask.func @flatten_dedupe window {
 // CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
 // CHECK-NEXT:    %[[C0:.*]] = arith.constant 0 : i32
 // CHECK-NEXT:    %[[R:.*]] = interval.range %[[C0]], %[[Q]] : i32
-// CHECK-NEXT:    %[[S:.*]] = interval.range %[[KV]], %[[Q]] : i32
+// CHECK-NEXT:    %[[S:.*]] = interval.range %[[KV]], %[[H]] : i32
 // CHECK-NEXT:    %[[V:.*]] = interval.union %[[R]], %[[S]]
 // CHECK-NEXT:    %[[W:.*]] = interval.keep_word %[[V]] : i32
 // CHECK-NEXT:    mask.yield %[[W]] : i32

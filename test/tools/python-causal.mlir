@@ -11,12 +11,11 @@
 // CHECK-NEXT:     q = q_idx[0]
 // CHECK-NEXT:     kv = kv_idx[0]
 // CHECK-NEXT:     v = (q - kv)
-// CHECK-NEXT:     v_1 = max(v, cutlass.Int32(-1))
-// CHECK-NEXT:     v_2 = min(v_1, cutlass.Int32(31))
-// CHECK-NEXT:     v_3 = (v_2 + cutlass.Int32(1))
-// CHECK-NEXT:     v_4 = utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Int32(32) - v_3))
+// CHECK-NEXT:     v_1 = (cutlass.Int32(31) - v)
+// CHECK-NEXT:     v_2 = max(v_1, cutlass.Int32(0))
+// CHECK-NEXT:     v_3 = utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_2))
 // CHECK-NEXT:     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
-// CHECK-NEXT:     packed[0] = v_4
+// CHECK-NEXT:     packed[0] = v_3
 // CHECK-NEXT:     return packed.load()
 // CHECK-EMPTY:
 // CHECK-EMPTY:
