@@ -121,16 +121,23 @@ class _Folder:
                 x = self._insert(arith.MaxSIOp(x, self.const(lo, u.type)))
             if r.hi > hi:
                 x = self._insert(arith.MinSIOp(x, self.const(hi, u.type)))
-            if u.type != i32:
-                x = self._insert(arith.TruncIOp(x, i32))
-            if not k_fits:
-                # x is within 32 of -sign * k: add in i64, the sum fits i32.
-                wide = self._insert(arith.ExtSIOp(x, i64))
-                kv = self.const(k, i64)
-                op = arith.AddiOp(wide, kv) if sign == 1 else arith.SubiOp(kv, wide)
-                v = self._insert(arith.TruncIOp(self._insert(op), i32))
+            lo, hi = max(lo, r.lo), min(hi, r.hi)
+            if not (k_fits and Range(lo, hi).within(type_range(i32))):
+                # x - lo is in [0, 32] (computed in u's type, no overflow);
+                # sign * u + k = sign * (x - lo) + c0 with c0 in [0, 32].
+                if lo != 0:
+                    x = self._insert(arith.SubiOp(x, self.const(lo, u.type)))
+                if u.type != i32:
+                    x = self._insert(arith.TruncIOp(x, i32))
+                c0 = sign * lo + k
+                if sign == 1:
+                    v = x if c0 == 0 else self._insert(arith.AddiOp(x, self.const(c0)))
+                else:
+                    v = self._insert(arith.SubiOp(self.const(c0), x))
                 self.bounds[key] = v
                 return v
+            if u.type != i32:
+                x = self._insert(arith.TruncIOp(x, i32))
         if sign == 1:
             v = x if k == 0 else self._insert(arith.AddiOp(x, self.const(k)))
         else:
