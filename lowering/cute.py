@@ -52,6 +52,7 @@ from maskopt.dialects import interval, mask
 from maskopt.passes.analysis import (
     WIDENABLE_OPS,
     WRAPPING_ARITH_OPS,
+    Range,
     ValueRanges,
     lane_dependent_values,
 )
@@ -267,17 +268,22 @@ class _FunctionPrinter:
             if rc is None or not 0 <= rc < t.width.data:
                 raise CuteEmitError(f"{op.name} by a non-constant or out-of-range amount")
         if isinstance(op, (arith.FloorDivSIOp, arith.RemSIOp)):
-            d = self.ranges.of(rhs)
-            if d.lo <= 0 <= d.hi:
-                raise CuteEmitError(f"{op.name} by a value that may be zero")
+            b = self.safe_divisor(op, b)
+        if isinstance(op, arith.ShLIOp):
+            return f"({a} {sym} {b})"  # shl without nsw: the bits shifted out are dropped
         if self.ranges.may_wrap(op):
             if isinstance(op, WIDENABLE_OPS) and t == IntegerType(32):
                 return f"cutlass.Int32(cutlass.Int64({a}) {sym} cutlass.Int64({b}))"
             if not self.func.is_packed and isinstance(op, WRAPPING_ARITH_OPS):
                 # Per-lane code evaluates the user's predicate as written: an
-                # i64 +, -, * lowers to LLVM add/sub/mul without nsw, which
-                # wraps exactly like torch's int64.
-                return f"({a} {sym} {b})"
+                # i64 +, -, * that may wrap is computed in Uint64 (modular;
+                # arith.addi/subi/muli without overflow flags), which wraps
+                # exactly like torch's int64.
+                return f"cutlass.Int64(cutlass.Uint64({a}) {sym} cutlass.Uint64({b}))"
+            if not self.func.is_packed and isinstance(op, arith.FloorDivSIOp):
+                # Only MIN // -1 wraps (to MIN, like torch): print it as 0 - MIN.
+                neg = f"cutlass.Int64(cutlass.Uint64(0) - cutlass.Uint64({a}))"
+                return f"({neg} if {b} == {ctype(t)}(-1) else ({a} // {b}))"
             raise CuteEmitError(
                 f"{op.name} may overflow {t} on the mask domain; it cannot be printed"
             )
@@ -295,12 +301,44 @@ class _FunctionPrinter:
             indices.append(i)
         return f"{self.expr(op.tensor)}[{', '.join(indices)}]"
 
+    def may_divide_min_by_minus_one(self, op: Operation) -> bool:
+        """Whether `lhs / rhs` may be MIN / -1 (UB for LLVM's sdiv/srem)."""
+        lhs, rhs = op.operands
+        d, x = self.ranges.of(rhs), self.ranges.of(lhs)
+        return d.lo <= -1 <= d.hi and x.lo == Range.of_type(lhs.type).lo
+
+    def safe_divisor(self, op: Operation, d: str) -> str:
+        """
+        The divisor `d` of `op`, replaced by 1 where the division is UB:
+        0 (torch raises there, so any word is right; only per-lane code can
+        divide by a value that may be zero) and, for a remainder, -1 when
+        the dividend may be MIN (`x mod +-1` is 0).
+        """
+        t = ctype(op.operands[1].type)
+        bad = []
+        r = self.ranges.of(op.operands[1])
+        if r.lo <= 0 <= r.hi:
+            if self.func.is_packed:
+                raise CuteEmitError(f"{op.name} by a value that may be zero")
+            bad.append(f"({d} == {t}(0))")
+        if not isinstance(op, arith.FloorDivSIOp) and self.may_divide_min_by_minus_one(op):
+            bad.append(f"({d} == {t}(-1))")
+        if not bad:
+            return d
+        text = f"({t}(1) if {' | '.join(bad)} else {d})"
+        if self.inline:
+            return text
+        name = self.ctx.fresh("divisor")
+        self.ctx.line(f"{name} = {text}")
+        return name
+
     def floormod(self, op: mask.FloorModOp) -> str:
         a, d = self.expr(op.lhs), self.expr(op.rhs)
         t = ctype(op.result.type)
         dr = self.ranges.of(op.rhs)
-        if dr.lo <= 0 <= dr.hi:
-            raise CuteEmitError("mask.floormod by a value that may be zero")
+        safe = self.safe_divisor(op, d)
+        if safe != d:  # divides by 1 where the division is UB
+            d, dr = safe, Range(dr.lo, max(dr.hi, 1))
         if self.ranges.of(op.lhs).lo >= 0 and dr.lo > 0:
             return f"({a} % {d})"
         # `%` truncates on runtime values: move a remainder of the wrong sign.

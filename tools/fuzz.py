@@ -255,7 +255,7 @@ def _cmp_bugs(x: Node, y: Node) -> list[str]:
         out.append("i64-divcmp-const")
     if _i64cmp_risk(x, y):
         out.append("i64-cmp-offset")
-    return out
+    return [k for k in out if k in KNOWN_BUGS]
 
 
 def _shl_may_overflow(x: Node, k: int, dtype: str) -> bool:
@@ -409,7 +409,7 @@ class FuzzMask:
             else:
                 continue
             out += [k for k in _cmp_bugs(*pair) if k not in out]
-        return out
+        return [k for k in out if k in KNOWN_BUGS]
 
     def aux_edges(self, limit: int = 6) -> set[int]:
         """Large int aux values (sentinels such as 2**31 - 1): edges far outside the box."""
@@ -477,52 +477,11 @@ CMPS = ["<", "<=", ">", ">=", "==", "!="]
 #: known_bugs=False)`` (the default, used by the CI test and the CLI unless
 #: ``--known-bugs``) does not generate them; test_fuzz.py has an xfail(strict)
 #: regression test for each, so a fix is noticed (then drop the entry).
-KNOWN_BUGS = {
-    "fold-const": (
-        "compile crash: a `//`, `torch.fmod` or `>>` whose operand folds to a constant: "
-        "`(q_idx * 0) // 7 == 0` (floordiv with a non-negative quotient) raises CuteEmitError("
-        "'unfolded constant arith.floordivsi: run canonicalize first'); "
-        "`kv_idx > torch.fmod(torch.where(q_idx <= q_idx, -31, kv_idx), -7)` (any fmod) and "
-        "`kv_idx > ((q_idx * 0 + 5) >> 1)` / `((kv_idx % -1) >> 1) != q_idx` (i32 `>>`) raise "
-        "the same for arith.remsi / arith.shrsi"
-    ),
-    "i64-wrap": (
-        "emulated UB: an int64 op that wraps in torch, e.g. `t[0] + 1 > kv_idx` with "
-        "t = torch.tensor([2**63 - 1]), is not packed ('may overflow i64 ... no wider type') but the "
-        "per-lane fallback still emits a plain Int64 `+`, which overflows (no wrap in CuTe)"
-    ),
-    "i64-floordiv-neg1": (
-        "compile crash: `q_idx >= t[0] // -1` with an int64 aux tensor t (any values) raises "
-        "CuteEmitError('arith.floordivsi may overflow i64 on the mask domain; it cannot be printed') "
-        "instead of falling back (int32 `x // -1` is fine)"
-    ),
-    "fmod-neg1": (
-        "emulated UB in a packed word: `torch.fmod(t[b], -1) == 0` with t = torch.tensor([0, "
-        "-2**31]) (int32) is packed with `t[b] % -1` in Int32 (LLVM srem UB for INT_MIN % -1; "
-        "torch gives 0); same for int64 and for `torch.fmod(q_idx + (-2**31), -1) == kv_idx` "
-        "(per-lane too).  `%` (torch.remainder) by -1 is fine"
-    ),
-    "i64-divcmp-const": (
-        "compile crash: `(kv_idx.to(torch.int64) // 2) <= 2**62` raises VerifyException('Integer "
-        "value -9223372036854775809 is out of range for type i64'): lane-affine's floordiv_compare "
-        "builds `x - W * d` with a constant outside i64 (also `(kv_idx.to(torch.int64) // 3) == "
-        "2**63 - 1`, `// (2**63 - 1) <= 1`)"
-    ),
-    "i64-cmp-offset": (
-        "MISCOMPILE: `kv_idx.to(torch.int64) >= -2**63` (always True in torch) is packed as the "
-        "keep word 0; also `> -2**63`, `(kv_idx.to(torch.int64) + 2**62) >= -2**62`, "
-        "`(q_idx - kv_idx).to(torch.int64) >= -2**63`.  The comparison's affine constant is "
-        "+2**63, which xDSL's i64 IntegerAttr accepts (it takes [-2**63, 2**64)) and which then "
-        "reads as -2**63.  Constants below -2**63 crash instead: `(kv_idx.to(torch.int64) - "
-        "2**62) <= 2**62 + 5` raises VerifyException('Integer value -9223372036854775813 is out "
-        "of range for type i64')"
-    ),
-    "shl-overflow": (
-        "compile crash: `(q_idx << 1) > 5` or `(t[0] << 1) > q_idx` (a left shift that may "
-        "overflow as the compiler sees it; torch wraps, and so does CuTe's `<<`) raises "
-        "CuteEmitError('arith.shli may overflow i32 on the mask domain; it cannot be printed') "
-        "instead of printing it or falling back"
-    ),
+KNOWN_BUGS: dict[str, str] = {
+    # All found so far are fixed, with regression tests in test_fuzz.py
+    # (test_fixed_fuzzer_bug): fold-const, i64-wrap, i64-floordiv-neg1,
+    # fmod-neg1, i64-divcmp-const, i64-cmp-offset, shl-overflow.  The
+    # generator's avoidance code for each stays, keyed by name (``avoid``).
 }
 
 
@@ -537,6 +496,10 @@ class _Gen:
         self.shape = (B, H, Q, KV)
         self.aux: list[Aux] = []
         self.flags = {"raw_q": False, "raw_kv": False, "uses_b": False, "uses_h": False}
+
+    def avoid(self, bug: str) -> bool:
+        """Steer clear of ``bug``: it is in KNOWN_BUGS and not asked for."""
+        return not self.known_bugs and bug in KNOWN_BUGS
 
     # ---------------------------------------------------------------- constants
 
@@ -701,7 +664,7 @@ class _Gen:
             [5, 3, 2, 1, 2, 2, 2, 2, 1, 1, 1, 1, 1, 2, 1, 1, 1, 1, 1, 1],
         )
         node = self._op(op, depth - 1, u)
-        if not self.known_bugs and node.wraps64 and not any(k.wraps64 for k in node.kids):
+        if self.avoid("i64-wrap") and node.wraps64 and not any(k.wraps64 for k in node.kids):
             # KNOWN_BUGS["i64-wrap"]: an int64 op that may wrap in torch; keep the operand instead
             return node.kids[-1] if node.kids[-1].dtype != "bool" else node.kids[0]
         return node
@@ -741,9 +704,9 @@ class _Gen:
             return _mk(fmt, dt, x, consts=(c,), rng=rng)
         if op in ("floordiv", "mod"):
             c = self.divisor(dt)
-            if op == "floordiv" and dt == "i64" and c == -1 and not self.known_bugs:
+            if op == "floordiv" and dt == "i64" and c == -1 and self.avoid("i64-floordiv-neg1"):
                 c = -2  # KNOWN_BUGS["i64-floordiv-neg1"]
-            if op == "floordiv" and _may_fold(x) and not self.known_bugs:
+            if op == "floordiv" and _may_fold(x) and self.avoid("fold-const"):
                 op = "mod"  # KNOWN_BUGS["fold-const"]
             sym = "//" if op == "floordiv" else "%"
             if op == "floordiv":
@@ -773,7 +736,7 @@ class _Gen:
             if form == "min":
                 return _mk(f"{{0}}.clamp(min={_lit(c1)})", dt, x, consts=(c1,), rng=(max(x.lo, c1), max(x.hi, c1)))
             return _mk(f"{{0}}.clamp(max={_lit(c2)})", dt, x, consts=(c2,), rng=(min(x.lo, c2), min(x.hi, c2)))
-        if op == "fmod" and _may_fold(x) and not self.known_bugs:
+        if op == "fmod" and _may_fold(x) and self.avoid("fold-const"):
             op = "mod"  # KNOWN_BUGS["fold-const"]
         if op == "mod":
             c = self.divisor(dt)
@@ -781,7 +744,7 @@ class _Gen:
                        folds=x.folds or abs(c) == 1)
         if op == "fmod":
             c = self.divisor(dt)
-            if c == -1 and not self.known_bugs:
+            if c == -1 and self.avoid("fmod-neg1"):
                 c = -2  # KNOWN_BUGS["fmod-neg1"]
             m = abs(c) - 1
             return _mk(f"torch.fmod({{0}}, {_lit(c)})", dt, x, consts=(c,), rng=(-m, m), folds=x.folds or m == 0)
@@ -793,10 +756,10 @@ class _Gen:
         if op == "shift":
             k = ch.pick([1, 2, 5, 16, 31, 0])
             right = ch.chance(0.5)
-            if not right and _shl_may_overflow(x, k, dt) and not self.known_bugs:
+            if not right and _shl_may_overflow(x, k, dt) and self.avoid("shl-overflow"):
                 right = True  # KNOWN_BUGS["shl-overflow"]
             if right:
-                if _may_fold(x) and not self.known_bugs:
+                if _may_fold(x) and self.avoid("fold-const"):
                     return x  # KNOWN_BUGS["fold-const"]
                 return _mk(f"({{0}} >> {k})", dt, x, rng=(x.lo >> k, x.hi >> k))
             return _mk(f"({{0}} << {k})", dt, x, rng=(x.lo << k, x.hi << k))

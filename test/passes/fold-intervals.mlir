@@ -761,14 +761,14 @@ mask.func @unsigned window {
 mask.func @divisor_may_be_zero window {
 ^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
   %x = arith.floordivsi %q, %b : i32
-  %p = mask.lane_cmp "slt", 1 * lane + %x + 0 : i32
+  %p = mask.lane_cmp "slt", 1 * lane + %x + -40 : i32
   mask.yield %p : i1
 }
 
 // CHECK-LABEL: mask.func @divisor_may_be_zero window unpacked "`%x = arith.floordivsi` divides by a value that may be zero" {
 // CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
 // CHECK-NEXT:    %[[X:.*]] = arith.floordivsi %[[Q]], %[[B]] : i32
-// CHECK-NEXT:    %[[P:.*]] = mask.lane_cmp "slt", 1 * lane + %[[X]] + 0 : i32
+// CHECK-NEXT:    %[[P:.*]] = mask.lane_cmp "slt", 1 * lane + %[[X]] + -40 : i32
 // CHECK-NEXT:    mask.yield %[[P]] : i1
 // CHECK-NEXT:  }
 

@@ -133,7 +133,7 @@ def test_per_lane_gather_is_exact():
     assert not o.packed
 
 
-# ---------------------------------------------------------------- known bugs (xfail until fixed)
+# ---------------------------------------------------------------- bugs the fuzzer found (fixed)
 
 _BIG64 = torch.tensor([2**63 - 1], dtype=torch.int64)
 
@@ -179,20 +179,50 @@ def _i64_floordiv_neg1(b, h, q_idx, kv_idx):
 
 
 @pytest.mark.parametrize(
-    "name,fn",
-    [("fold-const", _fold_floordiv), ("fold-const", _fold_fmod), ("fold-const", _fold_shr),
-     ("i64-wrap", _i64_wrap), ("shl-overflow", _shl_overflow),
-     ("i64-floordiv-neg1", _i64_floordiv_neg1), ("fmod-neg1", _fmod_neg1),
-     ("i64-divcmp-const", _i64_divcmp_const), ("i64-cmp-offset", _i64_cmp_offset)],
+    "name,fn,packs",
+    [("fold-const", _fold_floordiv, True), ("fold-const", _fold_fmod, True), ("fold-const", _fold_shr, None),
+     ("i64-wrap", _i64_wrap, False), ("shl-overflow", _shl_overflow, None),
+     ("i64-floordiv-neg1", _i64_floordiv_neg1, None), ("fmod-neg1", _fmod_neg1, True),
+     ("i64-divcmp-const", _i64_divcmp_const, True), ("i64-cmp-offset", _i64_cmp_offset, True)],
 )
-def test_known_bug(name, fn):
-    """Each KNOWN_BUGS entry still fails (xfail); once fixed this test fails: drop the entry."""
-    if name not in fuzz.KNOWN_BUGS:
-        pytest.fail(f"{name} was removed from KNOWN_BUGS: drop this case")
+def test_fixed_fuzzer_bug(name, fn, packs):
+    """Former ``fuzz.KNOWN_BUGS`` entries: exact now (packed where ``packs`` says so)."""
+    assert name not in fuzz.KNOWN_BUGS
     o = _check(fn, consts=(0, 1, 5, 7), uses_b=True)
-    if not o.ok:
-        pytest.xfail(f"KNOWN_BUGS[{name!r}]: {o.describe()}")
-    pytest.fail(f"KNOWN_BUGS[{name!r}] is fixed: remove it from fuzz.KNOWN_BUGS and from this test")
+    assert_exact(o, name)
+    if packs is not None:
+        assert o.packed == packs, o.describe()
+
+
+_MIN64 = torch.tensor([-(2**63), 5, 2**63 - 1], dtype=torch.int64)
+_DIV64 = torch.tensor([-1, 3], dtype=torch.int64)
+_DIV32 = torch.tensor([-1, 3], dtype=torch.int32)
+
+
+def _i64_wrap_mul(b, h, q_idx, kv_idx):
+    return _MIN64[b] * 3 - 7 > kv_idx
+
+
+def _i64_floordiv_runtime_neg1(b, h, q_idx, kv_idx):
+    return _MIN64[b] // _DIV64[h] > kv_idx
+
+
+def _fmod_runtime_neg1(b, h, q_idx, kv_idx):
+    return (torch.fmod(_MIN32[b], _DIV32[h]) == 0) & (kv_idx <= q_idx)
+
+
+def _remainder_runtime_neg1(b, h, q_idx, kv_idx):
+    return (_MIN32[b] % _DIV32[h]) + q_idx >= kv_idx
+
+
+@pytest.mark.parametrize(
+    "fn", [_i64_wrap_mul, _i64_floordiv_runtime_neg1, _fmod_runtime_neg1, _remainder_runtime_neg1]
+)
+def test_wrapping_int64_and_division_by_runtime_minus_one(fn):
+    """MIN / -1 with a runtime divisor, and int64 ops that wrap (torch wraps; the emitted
+    code may not overflow): the per-lane loop computes them in Uint64 or divides by 1."""
+    o = _check(fn, shape=(3, 2, 64, 64), consts=(0, 1, 5, 7), uses_b=True, uses_h=True)
+    assert_exact(o, fn.__name__)
 
 
 # ---------------------------------------------------------------- the fuzzer itself
@@ -209,8 +239,9 @@ def test_generator_avoids_known_bugs_and_source_is_the_mask():
         pts = fuzz.sample_points(m, n_rows=1, big=False)
         pts = tuple(p[:64] for p in pts)
         assert torch.equal(corpus.reference_words(ns["mask_mod"], *pts), corpus.reference_words(m.mask_mod, *pts))
-    flagged = sum(bool(fuzz.random_mask(i, known_bugs=True).known_bug_cases) for i in range(300))
-    assert flagged > 0  # the opt-in generator does produce them
+    if fuzz.KNOWN_BUGS:
+        flagged = sum(bool(fuzz.random_mask(i, known_bugs=True).known_bug_cases) for i in range(300))
+        assert flagged > 0  # the opt-in generator does produce them
 
 
 def test_cli_smoke(capsys):
