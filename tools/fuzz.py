@@ -45,9 +45,8 @@ not generated unless ``known_bugs=True`` / ``--known-bugs``.
 
 ``check_mask(mask_mod, points)`` compiles, runs the emitted module in the CPU
 emulator (exact CuTe semantics, overflow is ``EmulatedUB``) and compares with
-``corpus.reference_words`` (mismatching words are re-checked with the scalar
-``corpus.reference_words_slow``: torch.vmap mis-promotes comparisons with an
-unbatched 0-dim int64 tensor, see ``check_mask``).  ``sample_points(mask)`` gives every lane alignment
+``corpus.reference_words`` (eager torch, vmapped with eager 0-dim type
+promotion).  ``sample_points(mask)`` gives every lane alignment
 in a small [0, KV_LEN) box, windows around each constant's edges and, when no
 aux tensor is indexed by a raw q / kv value, rows at q near 2**31 - 1 and 2**30
 (and huge b / h when nothing indexes by them).
@@ -354,34 +353,6 @@ class FuzzMask:
     def __repr__(self) -> str:
         return "FuzzMask(\n" + self.source + ")"
 
-    def vmap_safe_expr(self) -> Node:
-        """The expression with every aux index that depends on no index made batched
-        (``t[3]`` -> ``t[(3 + q_idx * 0)]``): the same value in torch, but vmap then
-        promotes correctly (see ``check_mask``)."""
-
-        def tr(n: Node) -> Node:
-            kids = tuple(tr(k) for k in n.kids)
-            if kids and kids[0].role == "index" and not _batched(kids[0].src()):
-                kids = (Node("({0} + q_idx * 0)", kids[0].dtype, (kids[0],), role="index"),) + kids[1:]
-            return replace(n, kids=kids)
-
-        return tr(self.expr)
-
-    @property
-    def reference_mask_mod(self) -> Callable:
-        """``mask_mod`` evaluated through ``vmap_safe_expr`` (for ``corpus.reference_words``)."""
-        return build(self, self.vmap_safe_expr())
-
-    @property
-    def has_unbatched_i64(self) -> bool:
-        """An int64 aux load whose index does not depend on b/h/q/kv (unbatched under vmap)."""
-        i64 = {a.name for a in self.aux if a.dtype == "i64"}
-        for n in self.expr.walk():
-            if n.kids and n.kids[0].role == "index" and n.fmt.split("[")[0] in i64:
-                if not _batched(n.kids[0].src()):
-                    return True
-        return False
-
     @property
     def known_bug_cases(self) -> list[str]:
         """The ``KNOWN_BUGS`` this mask may trigger (by construction of its tree)."""
@@ -432,11 +403,6 @@ class FuzzMask:
         return self._fn
 
 
-def _batched(src: str) -> bool:
-    """Does an index expression (source) depend on b, h, q_idx or kv_idx?"""
-    import re
-
-    return re.search(r"\b(b|h|q_idx|kv_idx)\b", src) is not None
 
 
 _BUILD_COUNTER = [0]
@@ -986,7 +952,6 @@ class FuzzOutcome:
     n_words: int = 0
     mismatches: int = 0
     first_mismatch: str | None = None
-    reference_disagreements: int = 0  # vmapped reference != scalar reference (torch.vmap bug)
     ub: str | None = None  # EmulatedUB message
     emulator_error: str | None = None  # emitted code the emulator rejects / crashes on
     compile_error: str | None = None  # compile_mask raised
@@ -1035,31 +1000,23 @@ class FuzzOutcome:
         return f"{k}: {msg} (packed={self.packed}, reason={self.reason!r})"
 
 
-SLOW_VERIFY_MAX = 1024
-
-
-def check_mask(mask_mod: Callable, points, *, max_intervals: int = 8, slow_sample: int = 0,
-               reference_mod: Callable | None = None) -> FuzzOutcome:
+def check_mask(mask_mod: Callable, points, *, max_intervals: int = 8) -> FuzzOutcome:
     """Compile ``mask_mod``, emulate the emitted module on ``points`` = (b, h, q, kv_base), compare.
 
-    The reference is ``corpus.reference_words`` (eager, vmapped); words where
-    it and the emitted module disagree are re-evaluated with the scalar loop
-    ``corpus.reference_words_slow`` (see the vmap note below), as are
-    ``slow_sample`` random words.  ``reference_mod``: an equivalent mask_mod
-    to evaluate the vmapped reference with (default: ``mask_mod``).  If eager
-    torch raises, the outcome is ``invalid`` (a generator bug, not a compiler
-    bug).
+    The reference is ``corpus.reference_words`` (eager, vmapped, with eager
+    0-dim type promotion).  If eager torch raises, the outcome is ``invalid``
+    (a generator bug, not a compiler bug).
     """
     import maskopt
     from maskopt.lowering.cute_emulator import EmulatedUB, load_module
     from maskopt.lowering.fx_import import FXImportError
     from maskopt.lowering.trace import MaskTraceError
-    from maskopt.tools.corpus import reference_words, reference_words_slow
+    from maskopt.tools.corpus import reference_words
 
     b, h, q, kv = points
     out = FuzzOutcome(n_words=int(b.numel()))
     try:
-        ref = reference_words(reference_mod or mask_mod, b, h, q, kv)
+        ref = reference_words(mask_mod, b, h, q, kv)
     except Exception as e:  # noqa: BLE001
         out.invalid = f"eager torch raised {type(e).__name__}: {e}"
         return out
@@ -1073,7 +1030,8 @@ def check_mask(mask_mod: Callable, points, *, max_intervals: int = 8, slow_sampl
         return out
     out.packed, out.reason, out.cute_source = res.packed, res.reason, res.cute_source
     try:
-        words = load_module(res.cute_source).keep_words(b, h, q, kv, aux_tensors=res.aux_tensors)
+        words = load_module(res.cute_source).keep_words(
+            b, h, q, kv, aux_tensors=res.aux_tensors, aux_scalars=res.aux_scalars)
     except EmulatedUB as e:
         out.ub = f"{type(e).__name__}: {_one_line(e)}"
         return out
@@ -1081,24 +1039,6 @@ def check_mask(mask_mod: Callable, points, *, max_intervals: int = 8, slow_sampl
         out.emulator_error = f"{type(e).__name__}: {_one_line(e)}"
         return out
     bad = (words != ref).nonzero().flatten()
-    if bad.numel() or slow_sample:
-        # corpus.reference_words vmaps the mask_mod, and torch.vmap gets comparisons and
-        # torch.where between a batched int32 value and an *unbatched* 0-dim int64 tensor
-        # (an int64 aux load at a constant index) wrong: it computes them in int32
-        # (vmap(lambda q: torch.tensor(2**31) >= q) gives False).  The scalar loop
-        # (0-dim tensors, the traced graph's semantics) is the arbiter.
-        check_idx = bad[:SLOW_VERIFY_MAX]
-        if slow_sample:
-            g = torch.Generator().manual_seed(0)
-            extra = torch.randperm(out.n_words, generator=g)[:slow_sample]
-            check_idx = torch.unique(torch.cat([check_idx, extra]))
-        slow = reference_words_slow(mask_mod, b[check_idx], h[check_idx], q[check_idx], kv[check_idx])
-        out.reference_disagreements = int((slow != ref[check_idx]).sum())
-        real = check_idx[slow != words[check_idx]]
-        unverified = max(0, int(bad.numel()) - SLOW_VERIFY_MAX)
-        bad = torch.cat([real, bad[SLOW_VERIFY_MAX:]]) if unverified else real
-        ref = ref.clone()
-        ref[check_idx] = slow
     out.mismatches = int(bad.numel())
     if out.mismatches:
         i = int(bad[0])
@@ -1115,12 +1055,8 @@ def _one_line(e: BaseException) -> str:
 
 
 def check(m: FuzzMask, **kw) -> FuzzOutcome:
-    """``check_mask`` on ``sample_points(m)``, the vmapped reference evaluated through
-    ``m.vmap_safe_expr()``; masks with an int64 aux load at a constant index (where
-    plain vmap is wrong) also get 8 random words checked by the scalar loop."""
-    slow = 8 if m.has_unbatched_i64 else 0
-    return check_mask(m.mask_mod, sample_points(m, **kw), slow_sample=slow, reference_mod=m.reference_mask_mod,
-                      max_intervals=m.max_intervals)
+    """``check_mask`` on ``sample_points(m)``."""
+    return check_mask(m.mask_mod, sample_points(m, **kw), max_intervals=m.max_intervals)
 
 
 # ----------------------------------------------------------------------------
@@ -1252,7 +1188,6 @@ def run_campaign(n: int, seed: int, *, depth: int = 3, known_bugs: bool = False,
         counts[o.kind] += 1
         if (i + 1) % 1000 == 0:
             print(f"... {i + 1} masks, {counts['failures']} failures, {time.time() - t0:.0f} s", file=sys.stderr)
-        counts["reference_disagreements"] += bool(o.reference_disagreements)
         known = m.known_bug_cases if not o.ok else []
         if verbose:
             print(f"[{i}] {o.kind}: {m.body()}", file=out)
@@ -1276,9 +1211,6 @@ def run_campaign(n: int, seed: int, *, depth: int = 3, known_bugs: bool = False,
         f"invalid {counts['invalid']}",
         file=out,
     )
-    if counts["reference_disagreements"]:
-        print(f"masks where the vmapped reference was wrong (scalar loop used): "
-              f"{counts['reference_disagreements']}", file=out)
     known = {k: v for k, v in counts.items() if k.startswith("known:")}
     if known:
         print("failures from KNOWN_BUGS: " + ", ".join(f"{k[6:]} {v}" for k, v in sorted(known.items())), file=out)
