@@ -196,7 +196,7 @@ class _Folder:
             return [Run(los=(above[pred],))]
         if pred == "eq":
             return [Run(los=(first,), his=(after,))]
-        return [Run(his=(first,)), Run(los=(after,))]
+        return self.check_size([Run(his=(first,)), Run(los=(after,))], describe(op.result))
 
     def fold(self, value: SSAValue) -> Runs:
         if value in self.memo:

@@ -263,6 +263,14 @@ mask.func @ne_plus window {
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
+// Two runs exceed max-intervals=1.
+// LIMIT-LABEL: mask.func @ne_plus window unpacked "2 ranges exceed max-intervals=1 at `%p = mask.lane_cmp`" {
+// LIMIT-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32, %[[S:.*]]: tensor<2xi32>):
+// LIMIT-NEXT:    %[[U:.*]] = mask.load %[[S]][%[[B]]] : tensor<2xi32>[i32] -> i32
+// LIMIT-NEXT:    %[[P:.*]] = mask.lane_cmp "ne", 1 * lane + %[[U]] + 0 : i32
+// LIMIT-NEXT:    mask.yield %[[P]] : i1
+// LIMIT-NEXT:  }
+
 // L != u: two runs, [0, u) and [u + 1, 32).
 mask.func @ne_minus window {
 ^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %s : tensor<2xi32>):

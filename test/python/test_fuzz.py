@@ -128,6 +128,21 @@ def test_int64_constant_index_load_vs_vmap():
     assert_exact(o, "t[0] >= q with t[0] = 2**31 (int64)")
 
 
+def test_huge_offset_with_int64_uniform_part_packs():
+    """`kv < 4 * s + 9e9`: the uniform part kv_base - 4 * s is i64 and the bound's offset
+    is beyond i32; fold-intervals clamps u to the 32-wide window, subtracts the window
+    start in i64 and truncates (it used to truncate first, and then refused to pack)."""
+    s = torch.tensor([0, -(2**31), 2**31 - 1, -(2**31) + 5, -(2**31) + 2**28], dtype=torch.int32)
+
+    def huge(b, h, q_idx, kv_idx):
+        return kv_idx < 4 * s[b].to(torch.int64) + 9_000_000_000
+
+    edge = 9_000_000_000 - 2**33  # the bound at s = -2**31
+    o = _check(huge, shape=(5, 2, 64, 64), consts=(0, edge, edge + 20, edge + 2**30), uses_b=True)
+    assert_exact(o, "kv < 4 * s + 9e9")
+    assert o.packed
+
+
 def test_per_lane_gather_is_exact():
     doc = torch.tensor([i // 37 for i in range(64 + 32)], dtype=torch.int32)
 
