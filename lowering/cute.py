@@ -486,13 +486,15 @@ def print_cute_module(module: ModuleOp, output: IO[str]) -> None:
     ctx.line("import cutlass")
     ctx.line("import cutlass.cute as cute")
     ctx.line("from flash_attn.cute import utils")
+    py_names: set[str] = set()
     for func in funcs:
         ctx.line()
         ctx.line()
         ctx.names = {}
-        ctx.used = set()
+        ctx.used = set(py_names)  # `@"a-b"` and `@a_b` must not both print as a_b
         py_name = "mask_mod" if len(funcs) == 1 else ctx.fresh(func.sym_name.data)
-        ctx.used.add(py_name)
+        py_names.add(py_name)
+        ctx.used = {py_name}
         _FunctionPrinter(func, ctx).print_function(py_name)
 
 
