@@ -392,3 +392,19 @@ mask.func @already_windowed window {
 // CHECK-NEXT:    %[[GE:.*]] = arith.cmpi sge, %[[Q]], %[[KV]] : i32
 // CHECK-NEXT:    mask.yield %[[GE]] : i1
 // CHECK-NEXT:  }
+
+// kv >= -2^63 in i64: the lane_cmp offset would be +2^63, beyond its i64
+// attribute; the comparison holds on the whole domain, so it folds.
+mask.func @offset_beyond_i64 {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %k64 = arith.extsi %kv : i32 to i64
+  %min = arith.constant -9223372036854775808 : i64
+  %ge = arith.cmpi sge, %k64, %min : i64
+  mask.yield %ge : i1
+}
+
+// CHECK-LABEL: mask.func @offset_beyond_i64 window {
+// CHECK-NEXT:  ^bb0(%{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i32):
+// CHECK-NEXT:    %[[GE:.*]] = arith.constant true
+// CHECK-NEXT:    mask.yield %[[GE]] : i1
+// CHECK-NEXT:  }
