@@ -25,7 +25,15 @@ floors, `%` truncates (C), shifts by >= 32 are only done with
 `utils.shl_u32`/`utils.shr_u32` (PTX clamps the amount); plain `<<` is only
 used with a constant lane amount < 32. An i32 op whose exact result may
 leave i32 on the mask domain (it wraps in torch) is printed in Int64 and
-converted back; an i64 op that may wrap cannot be printed.
+converted back. In per-lane code an i64 `+ - *` that may wrap is computed
+in Uint64 (`cutlass.Int64(cutlass.Uint64(a) + cutlass.Uint64(b))`: the DSL
+emits arith.addi without overflow flags and no-op same-width conversions,
+a defined wrap mod 2^64, like torch's int64) and the only wrapping i64 `//`,
+MIN // -1, as a Uint64 negation; a packed function never computes an i64 op
+that may wrap (fold-intervals refuses). A divisor is replaced by 1 where the
+division would be UB: 0 (per-lane code only; torch raises there) and -1 in
+a remainder whose dividend may be MIN (`x % +-1` is 0). A `<<` by a
+constant amount in range drops the bits shifted out, like torch's.
 
 `keep_mask_exprs(func)` gives the keep word of a packed function as one
 self-contained expression per top-level run (the pieces torch inductor's
