@@ -333,8 +333,9 @@ def legalize_overflow(func: mask.FuncOp, word: SSAValue) -> str | None:
     Make the computation of `word` free of integer overflow on the domain:
     an i32 op whose exact result may leave i32 (so it wraps, like torch's
     int32) is computed in i64 and truncated, which wraps exactly the same
-    way without overflowing. An i64 op that may wrap, or a division whose
-    divisor may be zero, cannot be emitted safely: return the reason.
+    way without overflowing. A `<<` that may wrap is kept: it drops the bits
+    shifted out, in CuTe as in torch. An i64 op that may wrap, or a division
+    whose divisor may be zero, cannot be emitted safely: return the reason.
     """
     ranges = LinearForms.build(func).ranges
     for op in _slice(word):
@@ -342,8 +343,8 @@ def legalize_overflow(func: mask.FuncOp, word: SSAValue) -> str | None:
             d = ranges.of(op.operands[1])
             if d.lo <= 0 <= d.hi:
                 return f"{describe(op.results[0])} divides by a value that may be zero"
-        if not ranges.may_wrap(op):
-            continue
+        if not ranges.may_wrap(op) or isinstance(op, arith.ShLIOp):
+            continue  # a `<<` drops the bits shifted out (no nsw), like torch
         result = op.results[0]
         if isinstance(op, WIDENABLE_OPS) and result.type == i32:
             lhs = arith.ExtSIOp(op.operands[0], i64)

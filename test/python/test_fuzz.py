@@ -202,7 +202,7 @@ def _i64_floordiv_neg1(b, h, q_idx, kv_idx):
 @pytest.mark.parametrize(
     "name,fn,packs",
     [("fold-const", _fold_floordiv, True), ("fold-const", _fold_fmod, True), ("fold-const", _fold_shr, None),
-     ("i64-wrap", _i64_wrap, False), ("shl-overflow", _shl_overflow, None),
+     ("i64-wrap", _i64_wrap, False), ("shl-overflow", _shl_overflow, True),
      ("i64-floordiv-neg1", _i64_floordiv_neg1, None), ("fmod-neg1", _fmod_neg1, True),
      ("i64-divcmp-const", _i64_divcmp_const, True), ("i64-cmp-offset", _i64_cmp_offset, True)],
 )
