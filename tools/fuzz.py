@@ -441,8 +441,8 @@ CMPS = ["<", "<=", ">", ">=", "==", "!="]
 
 #: Compiler bugs this fuzzer found that are not fixed yet.  ``generate(...,
 #: known_bugs=False)`` (the default, used by the CI test and the CLI unless
-#: ``--known-bugs``) does not generate them; test_fuzz.py has an xfail(strict)
-#: regression test for each, so a fix is noticed (then drop the entry).
+#: ``--known-bugs``) does not generate them (see ``_Gen.avoid``); give each
+#: an xfail reproducer in test_fuzz.py, and drop the entry once it is fixed.
 KNOWN_BUGS: dict[str, str] = {
     # All found so far are fixed, with regression tests in test_fuzz.py
     # (test_fixed_fuzzer_bug): fold-const, i64-wrap, i64-floordiv-neg1,

@@ -1,11 +1,11 @@
 """Grammar fuzzing (maskopt.tools.fuzz): random mask_mods, emitted words == eager torch.
 
 The hypothesis test is bounded (derandomized, 600 masks, ~30 s on two cores);
-longer campaigns: ``python -m maskopt.tools.fuzz --masks 10000 --seed 1``
+longer campaigns: ``python -m maskopt.tools.fuzz --masks 5000 --seed 2 --shrink``
 (figures in test/fuzz-results.md).  Cases of ``fuzz.KNOWN_BUGS`` (unfixed
-compiler bugs the fuzzer found) are not generated; each has a reproducer in
-``test_known_bug`` that xfails while the bug is there and fails once it is
-fixed (then drop the KNOWN_BUGS entry, and the generator covers it again).
+compiler bugs the fuzzer found; none now) are not generated; give each an
+xfail reproducer here.  The bugs found so far are fixed and their
+reproducers are the regression tests ``test_fixed_fuzzer_bug``.
 """
 
 import random
