@@ -4,11 +4,17 @@ MLIR attaches external models: `install()` adds a
 `HasCanonicalizationPatternsTrait` to `arith.andi`, `arith.ori` and
 `arith.xori` (via xDSL's `OpTraits.add_trait`), so the stock `canonicalize`
 pass finds the i1 identities in
-`maskopt.passes.canonicalization_patterns.arith_bool`.
+`maskopt.passes.canonicalization_patterns.arith_bool`, and to
+`arith.floordivsi`, `arith.remsi`, `arith.shrsi` and `arith.shli` for the
+integer folds in `maskopt.passes.canonicalization_patterns.arith_int`.
+
+It also marks `arith.extsi` and `arith.extui` `Pure` (as in MLIR; xDSL 0.75
+declares no effects for them), so dead extensions are erased by the greedy
+rewriter and by dead-code elimination.
 """
 
 from xdsl.dialects import arith
-from xdsl.traits import HasCanonicalizationPatternsTrait
+from xdsl.traits import HasCanonicalizationPatternsTrait, Pure
 
 
 class AndIBoolCanonicalization(HasCanonicalizationPatternsTrait):
@@ -42,6 +48,48 @@ class XOrIBoolCanonicalization(HasCanonicalizationPatternsTrait):
         return (XOrIBoolIdentity(), XOrINotCmpi())
 
 
+class FloorDivSIFolds(HasCanonicalizationPatternsTrait):
+    @classmethod
+    def get_canonicalization_patterns(cls):
+        from maskopt.passes.canonicalization_patterns.arith_int import (
+            FloorDivSIByMinusOne,
+            FloorDivSIConstantFold,
+        )
+
+        return (FloorDivSIConstantFold(), FloorDivSIByMinusOne())
+
+
+class RemSIFolds(HasCanonicalizationPatternsTrait):
+    @classmethod
+    def get_canonicalization_patterns(cls):
+        from maskopt.passes.canonicalization_patterns.arith_int import (
+            RemSIByUnit,
+            RemSIConstantFold,
+        )
+
+        return (RemSIConstantFold(), RemSIByUnit())
+
+
+class ShRSIFolds(HasCanonicalizationPatternsTrait):
+    @classmethod
+    def get_canonicalization_patterns(cls):
+        from maskopt.passes.canonicalization_patterns.arith_int import (
+            ShRSIConstantFold,
+        )
+
+        return (ShRSIConstantFold(),)
+
+
+class ShLIFolds(HasCanonicalizationPatternsTrait):
+    @classmethod
+    def get_canonicalization_patterns(cls):
+        from maskopt.passes.canonicalization_patterns.arith_int import (
+            ShLIConstantFold,
+        )
+
+        return (ShLIConstantFold(),)
+
+
 _INSTALLED = False
 
 
@@ -53,4 +101,11 @@ def install() -> None:
     arith.AndIOp.traits.add_trait(AndIBoolCanonicalization())
     arith.OrIOp.traits.add_trait(OrIBoolCanonicalization())
     arith.XOrIOp.traits.add_trait(XOrIBoolCanonicalization())
+    arith.FloorDivSIOp.traits.add_trait(FloorDivSIFolds())
+    arith.RemSIOp.traits.add_trait(RemSIFolds())
+    arith.ShRSIOp.traits.add_trait(ShRSIFolds())
+    arith.ShLIOp.traits.add_trait(ShLIFolds())
+    for ext in (arith.ExtSIOp, arith.ExtUIOp):
+        if not ext.has_trait(Pure):
+            ext.traits.add_trait(Pure())
     _INSTALLED = True

@@ -346,6 +346,18 @@ class FloorModOp(IRDLOperation):
         super().__init__(operands=[lhs, rhs], result_types=[lhs.type])
 
 
+def _verify_in_window(op: IRDLOperation) -> None:
+    """`op` uses the lane: its enclosing mask.func must be windowed."""
+    func = op.parent_op()
+    while func is not None and not isinstance(func, FuncOp):
+        func = func.parent_op()
+    if func is not None and not func.is_windowed:
+        raise VerifyException(
+            f"{op.name} in mask.func @{func.sym_name.data}, which is not "
+            "windowed (add `window`)"
+        )
+
+
 @irdl_op_definition
 class LaneOp(IRDLOperation):
     """
@@ -371,14 +383,7 @@ class LaneOp(IRDLOperation):
         super().__init__(result_types=[i32])
 
     def verify_(self) -> None:
-        func = self.parent_op()
-        while func is not None and not isinstance(func, FuncOp):
-            func = func.parent_op()
-        if func is not None and not func.is_windowed:
-            raise VerifyException(
-                f"mask.lane in mask.func @{func.sym_name.data}, which is not "
-                "windowed (add `window`)"
-            )
+        _verify_in_window(self)
 
 
 @irdl_op_definition
@@ -440,6 +445,7 @@ class LaneCmpOp(IRDLOperation):
                 "mask.lane_cmp coefficient must be non-zero; a comparison "
                 "without the lane is an arith.cmpi"
             )
+        _verify_in_window(self)
 
 
 Mask = Dialect(

@@ -25,7 +25,15 @@ floors, `%` truncates (C), shifts by >= 32 are only done with
 `utils.shl_u32`/`utils.shr_u32` (PTX clamps the amount); plain `<<` is only
 used with a constant lane amount < 32. An i32 op whose exact result may
 leave i32 on the mask domain (it wraps in torch) is printed in Int64 and
-converted back; an i64 op that may wrap cannot be printed.
+converted back. In per-lane code an i64 `+ - *` that may wrap is computed
+in Uint64 (`cutlass.Int64(cutlass.Uint64(a) + cutlass.Uint64(b))`: the DSL
+emits arith.addi without overflow flags and no-op same-width conversions,
+a defined wrap mod 2^64, like torch's int64) and the only wrapping i64 `//`,
+MIN // -1, as a Uint64 negation; a packed function never computes an i64 op
+that may wrap (fold-intervals refuses). A divisor is replaced by 1 where the
+division would be UB: 0 (per-lane code only; torch raises there) and -1 in
+a remainder whose dividend may be MIN (`x % +-1` is 0). A `<<` by a
+constant amount in range drops the bits shifted out, like torch's.
 
 `keep_mask_exprs(func)` gives the keep word of a packed function as one
 self-contained expression per top-level run (the pieces torch inductor's
@@ -53,6 +61,7 @@ from maskopt.passes.analysis import (
     INT32_MAX,
     WIDENABLE_OPS,
     WRAPPING_ARITH_OPS,
+    Range,
     ValueRanges,
     lane_dependent_values,
     recursion_room,
@@ -301,17 +310,22 @@ class _FunctionPrinter:
             if rc is None or not 0 <= rc < t.width.data:
                 raise CuteEmitError(f"{op.name} by a non-constant or out-of-range amount")
         if isinstance(op, (arith.FloorDivSIOp, arith.RemSIOp)):
-            d = self.ranges.of(rhs)
-            if d.lo <= 0 <= d.hi:
-                raise CuteEmitError(f"{op.name} by a value that may be zero")
+            b = self.safe_divisor(op, b)
+        if isinstance(op, arith.ShLIOp):
+            return f"({a} {sym} {b})"  # shl without nsw: the bits shifted out are dropped
         if self.ranges.may_wrap(op):
             if isinstance(op, WIDENABLE_OPS) and t == i32:
                 return f"cutlass.Int32(cutlass.Int64({a}) {sym} cutlass.Int64({b}))"
             if not self.func.is_packed and isinstance(op, WRAPPING_ARITH_OPS):
                 # Per-lane code evaluates the user's predicate as written: an
-                # i64 +, -, * lowers to LLVM add/sub/mul without nsw, which
-                # wraps exactly like torch's int64.
-                return f"({a} {sym} {b})"
+                # i64 +, -, * that may wrap is computed in Uint64 (modular;
+                # arith.addi/subi/muli without overflow flags), which wraps
+                # exactly like torch's int64.
+                return f"cutlass.Int64(cutlass.Uint64({a}) {sym} cutlass.Uint64({b}))"
+            if not self.func.is_packed and isinstance(op, arith.FloorDivSIOp):
+                # Only MIN // -1 wraps (to MIN, like torch): print it as 0 - MIN.
+                neg = f"cutlass.Int64(cutlass.Uint64(0) - cutlass.Uint64({a}))"
+                return f"({neg} if {b} == {ctype(t)}(-1) else ({a} // {b}))"
             raise CuteEmitError(
                 f"{op.name} may overflow {t} on the mask domain; it cannot be printed"
             )
@@ -329,12 +343,44 @@ class _FunctionPrinter:
             indices.append(i)
         return f"{self.expr(op.tensor)}[{', '.join(indices)}]"
 
+    def may_divide_min_by_minus_one(self, op: Operation) -> bool:
+        """Whether `lhs / rhs` may be MIN / -1 (UB for LLVM's sdiv/srem)."""
+        lhs, rhs = op.operands
+        d, x = self.ranges.of(rhs), self.ranges.of(lhs)
+        return d.lo <= -1 <= d.hi and x.lo == Range.of_type(lhs.type).lo
+
+    def safe_divisor(self, op: Operation, d: str) -> str:
+        """
+        The divisor `d` of `op`, replaced by 1 where the division is UB:
+        0 (torch raises there, so any word is right; only per-lane code can
+        divide by a value that may be zero) and, for a remainder, -1 when
+        the dividend may be MIN (`x mod +-1` is 0).
+        """
+        t = ctype(op.operands[1].type)
+        bad = []
+        r = self.ranges.of(op.operands[1])
+        if r.lo <= 0 <= r.hi:
+            if self.func.is_packed:
+                raise CuteEmitError(f"{op.name} by a value that may be zero")
+            bad.append(f"({d} == {t}(0))")
+        if not isinstance(op, arith.FloorDivSIOp) and self.may_divide_min_by_minus_one(op):
+            bad.append(f"({d} == {t}(-1))")
+        if not bad:
+            return d
+        text = f"({t}(1) if {' | '.join(bad)} else {d})"
+        if self.inline:
+            return text
+        name = self.ctx.fresh("divisor")
+        self.ctx.line(f"{name} = {text}")
+        return name
+
     def floormod(self, op: mask.FloorModOp) -> str:
         a, d = self.expr(op.lhs), self.expr(op.rhs)
         t = ctype(op.result.type)
         dr = self.ranges.of(op.rhs)
-        if dr.lo <= 0 <= dr.hi:
-            raise CuteEmitError("mask.floormod by a value that may be zero")
+        safe = self.safe_divisor(op, d)
+        if safe != d:  # divides by 1 where the division is UB
+            d, dr = safe, Range(dr.lo, max(dr.hi, 1))
         if self.ranges.of(op.lhs).lo >= 0 and dr.lo > 0:
             return f"({a} % {d})"
         # `%` truncates on runtime values: move a remainder of the wrong sign.
@@ -540,13 +586,15 @@ def print_cute_module(module: ModuleOp, output: IO[str]) -> None:
         raise CuteEmitError("the module has no mask.func to print")
     body = io.StringIO()
     ctx = CutePrintContext(body)
+    py_names: set[str] = set()
     for func in funcs:
         ctx.line()
         ctx.line()
         ctx.names = {}
-        ctx.used = set()
+        ctx.used = set(py_names)  # `@"a-b"` and `@a_b` must not both print as a_b
         py_name = "mask_mod" if len(funcs) == 1 else ctx.fresh(func.sym_name.data)
-        ctx.used.add(py_name)
+        py_names.add(py_name)
+        ctx.used = {py_name}
         try:
             # expr() recurses through operands: give it room for deep functions.
             with recursion_room(8 * len(func.body.block.ops)):

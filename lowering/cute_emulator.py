@@ -38,7 +38,10 @@ Semantics modelled (checked against nvidia-cutlass-dsl 4.8.1)
   ``EmulatedLossyConversion`` (a subclass of ``EmulatedUB``).  *Explicit*
   conversions ``cutlass.IntN(x)`` never raise: they keep the low N bits and
   reinterpret them (C cast; ``Uint32(Int32(-1)) == 0xFFFFFFFF``;
-  ``Boolean(x)`` is ``x != 0``).
+  ``Boolean(x)`` is ``x != 0``).  The one exception to STRICT is ``Uint64``,
+  the modular type through which maskopt prints int64 arithmetic that wraps
+  like torch's: ``Int64(Uint64(a) + Uint64(b))`` is arith.addi without
+  overflow flags in the DSL, a defined wrap mod 2**64 (see ``Uint64``).
 * Runtime ``//`` is ``arith.floordivsi`` (floor), runtime ``%`` is
   ``arith.remsi`` (truncated, sign of the dividend); unsigned types use
   ``divui``/``remui``.  Division or remainder by zero, ``MIN // -1`` and
@@ -118,6 +121,7 @@ __all__ = [
     "Uint8",
     "Uint16",
     "Uint32",
+    "Uint64",
     "Boolean",
 ]
 
@@ -385,6 +389,8 @@ class Numeric:
 
     def __neg__(self):
         cls = type(self)
+        if cls is Uint64:
+            raise EmulatorUnsupported("unary operators on Uint64 are not modelled")
         if cls is Boolean:
             raise EmulatorUnsupported("unary `-` on Boolean")
         v = self.v
@@ -402,6 +408,8 @@ class Numeric:
 
     def __abs__(self):
         cls = type(self)
+        if cls is Uint64:
+            raise EmulatorUnsupported("unary operators on Uint64 are not modelled")
         if cls is Boolean or not cls.signed:
             return self
         v = self.v
@@ -414,6 +422,8 @@ class Numeric:
 
     def __invert__(self):
         cls = type(self)
+        if cls is Uint64:
+            raise EmulatorUnsupported("unary operators on Uint64 are not modelled")
         v = self.v
         if cls is Boolean:
             return _mk(cls, 1 - v)
@@ -440,6 +450,15 @@ Int64 = _make_type("Int64", 64, True, _I64_MIN, _I64_MAX)
 Uint8 = _make_type("Uint8", 8, False, 0, (1 << 8) - 1)
 Uint16 = _make_type("Uint16", 16, False, 0, (1 << 16) - 1)
 Uint32 = _make_type("Uint32", 32, False, 0, (1 << 32) - 1)
+# Uint64 is the one *modular* type: maskopt prints int64 arithmetic that may
+# wrap as ``cutlass.Int64(cutlass.Uint64(a) + cutlass.Uint64(b))`` (the DSL
+# lowers it to arith.addi/subi/muli without overflow flags, and the same-width
+# conversions to nothing, so it wraps mod 2**64 on the GPU).  Only what that
+# needs is modelled: explicit conversion from 64-bit values and constants,
+# ``+ - *`` (wrapping), ``& | ^ == !=`` between two Uint64, and explicit
+# conversion back; anything else raises EmulatorUnsupported.  A constant is
+# stored exactly in [0, 2**64); a runtime value as its int64 bit pattern.
+Uint64 = _make_type("Uint64", 64, False, 0, (1 << 64) - 1)
 # The DSL declares Boolean as a signed 1-bit Integer (this matters for promotion:
 # Boolean op Int32 -> Int32, Boolean op Uint32 -> Uint32); its values are 0/1.
 Boolean = _make_type("Boolean", 1, True, 0, 1)
@@ -467,6 +486,8 @@ def _mk(cls, v):
 
 def _explicit(x, cls):
     """``cls(x)``: an explicit C-style cast (never raises on value change)."""
+    if cls is Uint64:
+        return _to_u64(x)
     if isinstance(x, Numeric):
         if type(x) is cls:
             return x
@@ -478,6 +499,35 @@ def _explicit(x, cls):
     raise EmulatorUnsupported(
         f"{cls.__name__}({type(x).__name__}) is not modelled by the emulator"
     )
+
+
+def _to_u64(x):
+    if isinstance(x, Numeric) and type(x) is not Uint64 and not x.is_const and x.width != 64:
+        # The DSL zero-extends into an unsigned target (extui): not modelled.
+        raise EmulatorUnsupported(f"Uint64({type(x).__name__}) of a runtime value")
+    v = x.v if isinstance(x, Numeric) else x
+    if isinstance(v, bool) or not isinstance(v, (numbers.Integral, torch.Tensor)):
+        raise EmulatorUnsupported(f"Uint64({type(x).__name__})")
+    return _mk(Uint64, int(v) & ((1 << 64) - 1) if not isinstance(v, torch.Tensor) else v)
+
+
+_U64_OPS = {"+", "-", "*", "&", "|", "^", "==", "!="}
+
+
+def _u64_op(op: str, a, b):
+    """``a op b`` with a Uint64 operand: wrapping mod 2**64 (see Uint64)."""
+    if type(a) is not Uint64 or type(b) is not Uint64 or op not in _U64_OPS:
+        raise EmulatorUnsupported(
+            f"`{type(a).__name__} {op} {type(b).__name__}`: Uint64 is only modelled "
+            "for + - * & | ^ == != between two explicit Uint64 values"
+        )
+    x, y = a.v, b.v
+    if isinstance(x, int) and isinstance(y, int):
+        r = _PY_OPS[op](x, y)
+        return _mk(Boolean, int(r)) if op in _CMP else _mk(Uint64, r & ((1 << 64) - 1))
+    tx, ty = _t(_wrap(x, Int64)), _t(_wrap(y, Int64))  # int64 bit patterns
+    r = _PY_OPS[op](tx, ty)  # torch's int64 arithmetic wraps mod 2**64
+    return _mk(Boolean, r.to(torch.int64)) if op in _CMP else _mk(Uint64, r)
 
 
 def _lit(x):
@@ -552,6 +602,8 @@ def _binop(op: str, a, b):
         return NotImplemented
     if op in _ARITH | _SHIFT and type(la) is Boolean and type(lb) is Boolean:
         raise EmulatorUnsupported(f"arithmetic `{op}` on two Booleans")
+    if Uint64 in (type(la), type(lb)):
+        return _u64_op(op, la, lb)
     res = _promote(type(la), type(lb), promote_bool=op in _ARITH)
     desc = f"`{type(la).__name__} {op} {type(lb).__name__}`"
     la = _implicit(la, res, desc)
@@ -665,6 +717,8 @@ def _minmax(kind: str, a, b):
     la, lb = _lit(a), _lit(b)
     if la is None or lb is None:
         raise EmulatorUnsupported(f"{kind}() of {type(a).__name__} and {type(b).__name__}")
+    if Uint64 in (type(la), type(lb)):
+        raise EmulatorUnsupported(f"{kind}() of Uint64 values is not modelled")
     res = _promote(type(la), type(lb), promote_bool=True)
     desc = f"`{kind}({type(la).__name__}, {type(lb).__name__})`"
     x = _implicit(la, res, desc).v
@@ -1157,6 +1211,7 @@ def _build_fakes() -> dict:
         or_=_cutlass_or,
         not_=_emu_not,
         **_TYPES,
+        Uint64=Uint64,
     )
     utils = module(
         "flash_attn.cute.utils",

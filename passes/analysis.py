@@ -82,9 +82,13 @@ def type_range(t) -> Range:
 
 
 def _floordiv_range(x: Range, y: Range) -> Range | None:
-    if y.lo <= 0 <= y.hi:
+    """The range of `x // y` over the non-zero divisors of `y` (a division by
+    zero has no value: it is refused or guarded where it is emitted)."""
+    divisors = [Range(y.lo, min(y.hi, -1)), Range(max(y.lo, 1), y.hi)]
+    ends = [b for d in divisors if d.lo <= d.hi for b in (d.lo, d.hi)]
+    if not ends:
         return None
-    corners = [a // b for a in (x.lo, x.hi) for b in (y.lo, y.hi)]
+    corners = [a // b for a in (x.lo, x.hi) for b in ends]
     return Range(min(corners), max(corners))
 
 

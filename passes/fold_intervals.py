@@ -246,14 +246,21 @@ class _Folder:
                     x = self._insert(arith.MaxSIOp(x, self.const(lo, u.type)))
                 if need_hi:
                     x = self._insert(arith.MinSIOp(x, self.const(hi, u.type)))
+                if not k_fits:
+                    # x is in [x_lo, x_lo + 32] with x_lo = max(lo, r.lo): x - x_lo
+                    # is in [0, 32] (computed in u's type, no overflow), and
+                    # sign * u + k = sign * (x - x_lo) + c0 with c0 in [0, 32].
+                    x_lo = max(lo, r.lo)
+                    if x_lo != 0:
+                        x = self._insert(arith.SubiOp(x, self.const(x_lo, u.type)))
+                    if u.type != i32:
+                        x = self._insert(arith.TruncIOp(x, i32))
+                    c0 = sign * x_lo + k
+                    if sign == 1:
+                        return x if c0 == 0 else self._insert(arith.AddiOp(x, self.const(c0)))
+                    return self._insert(arith.SubiOp(self.const(c0), x))
                 if u.type != i32:
                     x = self._insert(arith.TruncIOp(x, i32))
-                if not k_fits:
-                    # x is within 32 of -sign * k: add in i64, the sum fits i32.
-                    w = self._insert(arith.ExtSIOp(x, i64))
-                    kv = self.const(k, i64)
-                    op = arith.AddiOp(w, kv) if sign == 1 else arith.SubiOp(kv, w)
-                    return self._insert(arith.TruncIOp(self._insert(op), i32))
                 if sign == 1:
                     return x if k == 0 else self._insert(arith.AddiOp(x, self.const(k)))
                 return self._insert(arith.SubiOp(self.const(k), x))
@@ -472,7 +479,7 @@ class _Folder:
             return [Run(los=(above[pred],))]
         if pred == "eq":
             return [Run(los=(first,), his=(after,))]
-        return [Run(his=(first,)), Run(los=(after,))]
+        return self.check_size([Run(his=(first,)), Run(los=(after,))], Described(op.result))
 
     def fold(self, value: SSAValue) -> Runs:
         if value in self.memo:
@@ -663,8 +670,9 @@ def legalize_overflow(
     Make the computation of `word` free of integer overflow on the domain:
     an i32 op whose exact result may leave i32 (so it wraps, like torch's
     int32) is computed in i64 and truncated, which wraps exactly the same
-    way without overflowing. An i64 op that may wrap, or a division whose
-    divisor may be zero, cannot be emitted safely: return the reason.
+    way without overflowing. A `<<` that may wrap is kept: it drops the bits
+    shifted out, in CuTe as in torch. An i64 op that may wrap, or a division
+    whose divisor may be zero, cannot be emitted safely: return the reason.
     """
     # fold_function passes its folder's ranges (still exact: folding only adds ops)
     if ranges is None:
@@ -677,8 +685,8 @@ def legalize_overflow(
                     f"{describe(op.results[0])} divides by a value that may be zero",
                     op.results[0],
                 )
-        if not ranges.may_wrap(op):
-            continue
+        if not ranges.may_wrap(op) or isinstance(op, arith.ShLIOp):
+            continue  # a `<<` drops the bits shifted out (no nsw), like torch
         result = op.results[0]
         if isinstance(op, WIDENABLE_OPS) and result.type == i32:
             lhs = arith.ExtSIOp(op.operands[0], i64)

@@ -178,6 +178,27 @@ class Materializer:
         return acc
 
 
+I64 = type_range(i64)
+LANES = 32
+
+
+def _decided(pred: str, r: Range) -> bool | None:
+    """The value of `x <pred> 0` for every x in `r`, or None if it varies."""
+    if r.lo == r.hi == 0:
+        return pred in ("eq", "sle", "sge")
+    match pred:
+        case "eq" | "ne":
+            if r.lo > 0 or r.hi < 0:
+                return pred == "ne"
+        case "slt" | "sge":
+            if r.hi < 0 or r.lo >= 0:
+                return (r.hi < 0) == (pred == "slt")
+        case _:  # sle, sgt
+            if r.hi <= 0 or r.lo > 0:
+                return (r.hi <= 0) == (pred == "sle")
+    return None
+
+
 def _floordiv_by_positive_constant(v: SSAValue) -> tuple[SSAValue, int] | None:
     op = v.owner
     if isinstance(op, arith.FloorDivSIOp):
@@ -201,6 +222,17 @@ class _Rewriter:
             # The constant goes into the lane_cmp's offset: the rest is
             # computed, so it often fits i32 where rest + constant would not.
             offset, u = u.const, Affine(u.terms, 0)
+            if not Range.exact(offset).within(I64):
+                # The offset attribute is an i64: beyond it, the comparison
+                # is either decided on the whole domain or the constant
+                # must be computed with u (Materializer refuses an overflow).
+                lanes = Range(0, LANES - 1).scale(c)
+                decided = _decided(pred, self.forms.uniform_range(u) + lanes + Range.exact(offset))
+                if decided is not None:
+                    true = arith.ConstantOp.from_int_and_width(-1 if decided else 0, 1)
+                    Rewriter.insert_op(true, InsertPoint.before(at))
+                    return true.result
+                offset, u = 0, u + Affine((), offset)
         value = Materializer(self.forms).emit_for_sign(u, at)
         if value is None:
             return None

@@ -210,6 +210,37 @@ def _check_result(out: torch.Tensor, n: int) -> torch.Tensor:
     return out.reshape(-1).expand(n) if out.numel() == 1 else out.reshape(n)
 
 
+class _ScalarPromotion(torch.overrides.TorchFunctionMode):
+    """
+    Eager 0-dim type promotion under torch.vmap.
+
+    Every value a mask_mod computes is a 0-dim tensor, so an op on integer
+    tensors of different dtypes promotes to the wider one (`t[0] >= q_idx`
+    with int64 `t` compares in int64). torch.vmap's batching rules promote
+    the *physical* tensors instead: an unbatched 0-dim int64 (`t[0]`, a
+    captured scalar) against a batched int32 is cast to int32 and wraps.
+    This mode sees the logical 0-dim operands and casts the integer ones to
+    their promoted dtype first, so the vmapped evaluation is the eager one
+    (`reference_words_slow`, one call per lane, is the oracle in the tests).
+    """
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        tensors = [a for a in (*args, *kwargs.values()) if isinstance(a, torch.Tensor)]
+        ints = {t.dtype for t in tensors if not t.is_floating_point() and t.dtype != torch.bool}
+        if len(ints) > 1 and all(t.dim() == 0 for t in tensors):
+            target = functools.reduce(torch.promote_types, ints)
+
+            def cast(a):
+                if isinstance(a, torch.Tensor) and a.dtype in ints and a.dtype != target:
+                    return a.to(target)
+                return a
+
+            args = tuple(cast(a) for a in args)
+            kwargs = {k: cast(v) for k, v in kwargs.items()}
+        return func(*args, **kwargs)
+
+
 def reference_words(mask_mod, b, h, q, kv_base, *, chunk_words: int = 1 << 17) -> torch.Tensor:
     """Packed keep words, evaluated eagerly: bit L of word i = mask_mod(b[i], h[i], q[i], kv_base[i] + L).
 
@@ -219,7 +250,8 @@ def reference_words(mask_mod, b, h, q, kv_base, *, chunk_words: int = 1 << 17) -
     pairs, with 1-element int32 index tensors per call and
     ``TransformGetItemToIndex`` active, i.e. the same semantics as
     ``torch.nn.attention.flex_attention.create_mask`` (int32 arithmetic wraps
-    exactly as in the kernel).  Returns int64 words in [0, 2^32).
+    exactly as in the kernel), with eager 0-dim type promotion (see
+    ``_ScalarPromotion``).  Returns int64 words in [0, 2^32).
     """
     from torch._dynamo._trace_wrapped_higher_order_op import TransformGetItemToIndex
 
@@ -233,7 +265,7 @@ def reference_words(mask_mod, b, h, q, kv_base, *, chunk_words: int = 1 << 17) -
     shifts = torch.arange(32, dtype=torch.int64)
     vm = torch.vmap(mask_mod, in_dims=(0, 0, 0, 0))
     out_words = []
-    with TransformGetItemToIndex():
+    with TransformGetItemToIndex(), _ScalarPromotion():
         for s in range(0, n, chunk_words):
             e = min(n, s + chunk_words)
             m = e - s

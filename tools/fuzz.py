@@ -45,9 +45,8 @@ not generated unless ``known_bugs=True`` / ``--known-bugs``.
 
 ``check_mask(mask_mod, points)`` compiles, runs the emitted module in the CPU
 emulator (exact CuTe semantics, overflow is ``EmulatedUB``) and compares with
-``corpus.reference_words`` (mismatching words are re-checked with the scalar
-``corpus.reference_words_slow``: torch.vmap mis-promotes comparisons with an
-unbatched 0-dim int64 tensor, see ``check_mask``).  ``sample_points(mask)`` gives every lane alignment
+``corpus.reference_words`` (eager torch, vmapped with eager 0-dim type
+promotion).  ``sample_points(mask)`` gives every lane alignment
 in a small [0, KV_LEN) box, windows around each constant's edges and, when no
 aux tensor is indexed by a raw q / kv value, rows at q near 2**31 - 1 and 2**30
 (and huge b / h when nothing indexes by them).
@@ -255,7 +254,7 @@ def _cmp_bugs(x: Node, y: Node) -> list[str]:
         out.append("i64-divcmp-const")
     if _i64cmp_risk(x, y):
         out.append("i64-cmp-offset")
-    return out
+    return [k for k in out if k in KNOWN_BUGS]
 
 
 def _shl_may_overflow(x: Node, k: int, dtype: str) -> bool:
@@ -354,34 +353,6 @@ class FuzzMask:
     def __repr__(self) -> str:
         return "FuzzMask(\n" + self.source + ")"
 
-    def vmap_safe_expr(self) -> Node:
-        """The expression with every aux index that depends on no index made batched
-        (``t[3]`` -> ``t[(3 + q_idx * 0)]``): the same value in torch, but vmap then
-        promotes correctly (see ``check_mask``)."""
-
-        def tr(n: Node) -> Node:
-            kids = tuple(tr(k) for k in n.kids)
-            if kids and kids[0].role == "index" and not _batched(kids[0].src()):
-                kids = (Node("({0} + q_idx * 0)", kids[0].dtype, (kids[0],), role="index"),) + kids[1:]
-            return replace(n, kids=kids)
-
-        return tr(self.expr)
-
-    @property
-    def reference_mask_mod(self) -> Callable:
-        """``mask_mod`` evaluated through ``vmap_safe_expr`` (for ``corpus.reference_words``)."""
-        return build(self, self.vmap_safe_expr())
-
-    @property
-    def has_unbatched_i64(self) -> bool:
-        """An int64 aux load whose index does not depend on b/h/q/kv (unbatched under vmap)."""
-        i64 = {a.name for a in self.aux if a.dtype == "i64"}
-        for n in self.expr.walk():
-            if n.kids and n.kids[0].role == "index" and n.fmt.split("[")[0] in i64:
-                if not _batched(n.kids[0].src()):
-                    return True
-        return False
-
     @property
     def known_bug_cases(self) -> list[str]:
         """The ``KNOWN_BUGS`` this mask may trigger (by construction of its tree)."""
@@ -409,7 +380,7 @@ class FuzzMask:
             else:
                 continue
             out += [k for k in _cmp_bugs(*pair) if k not in out]
-        return out
+        return [k for k in out if k in KNOWN_BUGS]
 
     def aux_edges(self, limit: int = 6) -> set[int]:
         """Large int aux values (sentinels such as 2**31 - 1): edges far outside the box."""
@@ -432,11 +403,6 @@ class FuzzMask:
         return self._fn
 
 
-def _batched(src: str) -> bool:
-    """Does an index expression (source) depend on b, h, q_idx or kv_idx?"""
-    import re
-
-    return re.search(r"\b(b|h|q_idx|kv_idx)\b", src) is not None
 
 
 _BUILD_COUNTER = [0]
@@ -475,54 +441,13 @@ CMPS = ["<", "<=", ">", ">=", "==", "!="]
 
 #: Compiler bugs this fuzzer found that are not fixed yet.  ``generate(...,
 #: known_bugs=False)`` (the default, used by the CI test and the CLI unless
-#: ``--known-bugs``) does not generate them; test_fuzz.py has an xfail(strict)
-#: regression test for each, so a fix is noticed (then drop the entry).
-KNOWN_BUGS = {
-    "fold-const": (
-        "compile crash: a `//`, `torch.fmod` or `>>` whose operand folds to a constant: "
-        "`(q_idx * 0) // 7 == 0` (floordiv with a non-negative quotient) raises CuteEmitError("
-        "'unfolded constant arith.floordivsi: run canonicalize first'); "
-        "`kv_idx > torch.fmod(torch.where(q_idx <= q_idx, -31, kv_idx), -7)` (any fmod) and "
-        "`kv_idx > ((q_idx * 0 + 5) >> 1)` / `((kv_idx % -1) >> 1) != q_idx` (i32 `>>`) raise "
-        "the same for arith.remsi / arith.shrsi"
-    ),
-    "i64-wrap": (
-        "emulated UB: an int64 op that wraps in torch, e.g. `t[0] + 1 > kv_idx` with "
-        "t = torch.tensor([2**63 - 1]), is not packed ('may overflow i64 ... no wider type') but the "
-        "per-lane fallback still emits a plain Int64 `+`, which overflows (no wrap in CuTe)"
-    ),
-    "i64-floordiv-neg1": (
-        "compile crash: `q_idx >= t[0] // -1` with an int64 aux tensor t (any values) raises "
-        "CuteEmitError('arith.floordivsi may overflow i64 on the mask domain; it cannot be printed') "
-        "instead of falling back (int32 `x // -1` is fine)"
-    ),
-    "fmod-neg1": (
-        "emulated UB in a packed word: `torch.fmod(t[b], -1) == 0` with t = torch.tensor([0, "
-        "-2**31]) (int32) is packed with `t[b] % -1` in Int32 (LLVM srem UB for INT_MIN % -1; "
-        "torch gives 0); same for int64 and for `torch.fmod(q_idx + (-2**31), -1) == kv_idx` "
-        "(per-lane too).  `%` (torch.remainder) by -1 is fine"
-    ),
-    "i64-divcmp-const": (
-        "compile crash: `(kv_idx.to(torch.int64) // 2) <= 2**62` raises VerifyException('Integer "
-        "value -9223372036854775809 is out of range for type i64'): lane-affine's floordiv_compare "
-        "builds `x - W * d` with a constant outside i64 (also `(kv_idx.to(torch.int64) // 3) == "
-        "2**63 - 1`, `// (2**63 - 1) <= 1`)"
-    ),
-    "i64-cmp-offset": (
-        "MISCOMPILE: `kv_idx.to(torch.int64) >= -2**63` (always True in torch) is packed as the "
-        "keep word 0; also `> -2**63`, `(kv_idx.to(torch.int64) + 2**62) >= -2**62`, "
-        "`(q_idx - kv_idx).to(torch.int64) >= -2**63`.  The comparison's affine constant is "
-        "+2**63, which xDSL's i64 IntegerAttr accepts (it takes [-2**63, 2**64)) and which then "
-        "reads as -2**63.  Constants below -2**63 crash instead: `(kv_idx.to(torch.int64) - "
-        "2**62) <= 2**62 + 5` raises VerifyException('Integer value -9223372036854775813 is out "
-        "of range for type i64')"
-    ),
-    "shl-overflow": (
-        "compile crash: `(q_idx << 1) > 5` or `(t[0] << 1) > q_idx` (a left shift that may "
-        "overflow as the compiler sees it; torch wraps, and so does CuTe's `<<`) raises "
-        "CuteEmitError('arith.shli may overflow i32 on the mask domain; it cannot be printed') "
-        "instead of printing it or falling back"
-    ),
+#: ``--known-bugs``) does not generate them (see ``_Gen.avoid``); give each
+#: an xfail reproducer in test_fuzz.py, and drop the entry once it is fixed.
+KNOWN_BUGS: dict[str, str] = {
+    # All found so far are fixed, with regression tests in test_fuzz.py
+    # (test_fixed_fuzzer_bug): fold-const, i64-wrap, i64-floordiv-neg1,
+    # fmod-neg1, i64-divcmp-const, i64-cmp-offset, shl-overflow.  The
+    # generator's avoidance code for each stays, keyed by name (``avoid``).
 }
 
 
@@ -537,6 +462,10 @@ class _Gen:
         self.shape = (B, H, Q, KV)
         self.aux: list[Aux] = []
         self.flags = {"raw_q": False, "raw_kv": False, "uses_b": False, "uses_h": False}
+
+    def avoid(self, bug: str) -> bool:
+        """Steer clear of ``bug``: it is in KNOWN_BUGS and not asked for."""
+        return not self.known_bugs and bug in KNOWN_BUGS
 
     # ---------------------------------------------------------------- constants
 
@@ -701,7 +630,7 @@ class _Gen:
             [5, 3, 2, 1, 2, 2, 2, 2, 1, 1, 1, 1, 1, 2, 1, 1, 1, 1, 1, 1],
         )
         node = self._op(op, depth - 1, u)
-        if not self.known_bugs and node.wraps64 and not any(k.wraps64 for k in node.kids):
+        if self.avoid("i64-wrap") and node.wraps64 and not any(k.wraps64 for k in node.kids):
             # KNOWN_BUGS["i64-wrap"]: an int64 op that may wrap in torch; keep the operand instead
             return node.kids[-1] if node.kids[-1].dtype != "bool" else node.kids[0]
         return node
@@ -741,9 +670,9 @@ class _Gen:
             return _mk(fmt, dt, x, consts=(c,), rng=rng)
         if op in ("floordiv", "mod"):
             c = self.divisor(dt)
-            if op == "floordiv" and dt == "i64" and c == -1 and not self.known_bugs:
+            if op == "floordiv" and dt == "i64" and c == -1 and self.avoid("i64-floordiv-neg1"):
                 c = -2  # KNOWN_BUGS["i64-floordiv-neg1"]
-            if op == "floordiv" and _may_fold(x) and not self.known_bugs:
+            if op == "floordiv" and _may_fold(x) and self.avoid("fold-const"):
                 op = "mod"  # KNOWN_BUGS["fold-const"]
             sym = "//" if op == "floordiv" else "%"
             if op == "floordiv":
@@ -773,7 +702,7 @@ class _Gen:
             if form == "min":
                 return _mk(f"{{0}}.clamp(min={_lit(c1)})", dt, x, consts=(c1,), rng=(max(x.lo, c1), max(x.hi, c1)))
             return _mk(f"{{0}}.clamp(max={_lit(c2)})", dt, x, consts=(c2,), rng=(min(x.lo, c2), min(x.hi, c2)))
-        if op == "fmod" and _may_fold(x) and not self.known_bugs:
+        if op == "fmod" and _may_fold(x) and self.avoid("fold-const"):
             op = "mod"  # KNOWN_BUGS["fold-const"]
         if op == "mod":
             c = self.divisor(dt)
@@ -781,7 +710,7 @@ class _Gen:
                        folds=x.folds or abs(c) == 1)
         if op == "fmod":
             c = self.divisor(dt)
-            if c == -1 and not self.known_bugs:
+            if c == -1 and self.avoid("fmod-neg1"):
                 c = -2  # KNOWN_BUGS["fmod-neg1"]
             m = abs(c) - 1
             return _mk(f"torch.fmod({{0}}, {_lit(c)})", dt, x, consts=(c,), rng=(-m, m), folds=x.folds or m == 0)
@@ -793,10 +722,10 @@ class _Gen:
         if op == "shift":
             k = ch.pick([1, 2, 5, 16, 31, 0])
             right = ch.chance(0.5)
-            if not right and _shl_may_overflow(x, k, dt) and not self.known_bugs:
+            if not right and _shl_may_overflow(x, k, dt) and self.avoid("shl-overflow"):
                 right = True  # KNOWN_BUGS["shl-overflow"]
             if right:
-                if _may_fold(x) and not self.known_bugs:
+                if _may_fold(x) and self.avoid("fold-const"):
                     return x  # KNOWN_BUGS["fold-const"]
                 return _mk(f"({{0}} >> {k})", dt, x, rng=(x.lo >> k, x.hi >> k))
             return _mk(f"({{0}} << {k})", dt, x, rng=(x.lo << k, x.hi << k))
@@ -1023,7 +952,6 @@ class FuzzOutcome:
     n_words: int = 0
     mismatches: int = 0
     first_mismatch: str | None = None
-    reference_disagreements: int = 0  # vmapped reference != scalar reference (torch.vmap bug)
     ub: str | None = None  # EmulatedUB message
     emulator_error: str | None = None  # emitted code the emulator rejects / crashes on
     compile_error: str | None = None  # compile_mask raised
@@ -1072,31 +1000,23 @@ class FuzzOutcome:
         return f"{k}: {msg} (packed={self.packed}, reason={self.reason!r})"
 
 
-SLOW_VERIFY_MAX = 1024
-
-
-def check_mask(mask_mod: Callable, points, *, max_intervals: int = 8, slow_sample: int = 0,
-               reference_mod: Callable | None = None) -> FuzzOutcome:
+def check_mask(mask_mod: Callable, points, *, max_intervals: int = 8) -> FuzzOutcome:
     """Compile ``mask_mod``, emulate the emitted module on ``points`` = (b, h, q, kv_base), compare.
 
-    The reference is ``corpus.reference_words`` (eager, vmapped); words where
-    it and the emitted module disagree are re-evaluated with the scalar loop
-    ``corpus.reference_words_slow`` (see the vmap note below), as are
-    ``slow_sample`` random words.  ``reference_mod``: an equivalent mask_mod
-    to evaluate the vmapped reference with (default: ``mask_mod``).  If eager
-    torch raises, the outcome is ``invalid`` (a generator bug, not a compiler
-    bug).
+    The reference is ``corpus.reference_words`` (eager, vmapped, with eager
+    0-dim type promotion).  If eager torch raises, the outcome is ``invalid``
+    (a generator bug, not a compiler bug).
     """
     import maskopt
     from maskopt.lowering.cute_emulator import EmulatedUB, load_module
     from maskopt.lowering.fx_import import FXImportError
     from maskopt.lowering.trace import MaskTraceError
-    from maskopt.tools.corpus import reference_words, reference_words_slow
+    from maskopt.tools.corpus import reference_words
 
     b, h, q, kv = points
     out = FuzzOutcome(n_words=int(b.numel()))
     try:
-        ref = reference_words(reference_mod or mask_mod, b, h, q, kv)
+        ref = reference_words(mask_mod, b, h, q, kv)
     except Exception as e:  # noqa: BLE001
         out.invalid = f"eager torch raised {type(e).__name__}: {e}"
         return out
@@ -1110,7 +1030,8 @@ def check_mask(mask_mod: Callable, points, *, max_intervals: int = 8, slow_sampl
         return out
     out.packed, out.reason, out.cute_source = res.packed, res.reason, res.cute_source
     try:
-        words = load_module(res.cute_source).keep_words(b, h, q, kv, aux_tensors=res.aux_tensors)
+        words = load_module(res.cute_source).keep_words(
+            b, h, q, kv, aux_tensors=res.aux_tensors, aux_scalars=res.aux_scalars)
     except EmulatedUB as e:
         out.ub = f"{type(e).__name__}: {_one_line(e)}"
         return out
@@ -1118,24 +1039,6 @@ def check_mask(mask_mod: Callable, points, *, max_intervals: int = 8, slow_sampl
         out.emulator_error = f"{type(e).__name__}: {_one_line(e)}"
         return out
     bad = (words != ref).nonzero().flatten()
-    if bad.numel() or slow_sample:
-        # corpus.reference_words vmaps the mask_mod, and torch.vmap gets comparisons and
-        # torch.where between a batched int32 value and an *unbatched* 0-dim int64 tensor
-        # (an int64 aux load at a constant index) wrong: it computes them in int32
-        # (vmap(lambda q: torch.tensor(2**31) >= q) gives False).  The scalar loop
-        # (0-dim tensors, the traced graph's semantics) is the arbiter.
-        check_idx = bad[:SLOW_VERIFY_MAX]
-        if slow_sample:
-            g = torch.Generator().manual_seed(0)
-            extra = torch.randperm(out.n_words, generator=g)[:slow_sample]
-            check_idx = torch.unique(torch.cat([check_idx, extra]))
-        slow = reference_words_slow(mask_mod, b[check_idx], h[check_idx], q[check_idx], kv[check_idx])
-        out.reference_disagreements = int((slow != ref[check_idx]).sum())
-        real = check_idx[slow != words[check_idx]]
-        unverified = max(0, int(bad.numel()) - SLOW_VERIFY_MAX)
-        bad = torch.cat([real, bad[SLOW_VERIFY_MAX:]]) if unverified else real
-        ref = ref.clone()
-        ref[check_idx] = slow
     out.mismatches = int(bad.numel())
     if out.mismatches:
         i = int(bad[0])
@@ -1152,12 +1055,8 @@ def _one_line(e: BaseException) -> str:
 
 
 def check(m: FuzzMask, **kw) -> FuzzOutcome:
-    """``check_mask`` on ``sample_points(m)``, the vmapped reference evaluated through
-    ``m.vmap_safe_expr()``; masks with an int64 aux load at a constant index (where
-    plain vmap is wrong) also get 8 random words checked by the scalar loop."""
-    slow = 8 if m.has_unbatched_i64 else 0
-    return check_mask(m.mask_mod, sample_points(m, **kw), slow_sample=slow, reference_mod=m.reference_mask_mod,
-                      max_intervals=m.max_intervals)
+    """``check_mask`` on ``sample_points(m)``."""
+    return check_mask(m.mask_mod, sample_points(m, **kw), max_intervals=m.max_intervals)
 
 
 # ----------------------------------------------------------------------------
@@ -1289,7 +1188,6 @@ def run_campaign(n: int, seed: int, *, depth: int = 3, known_bugs: bool = False,
         counts[o.kind] += 1
         if (i + 1) % 1000 == 0:
             print(f"... {i + 1} masks, {counts['failures']} failures, {time.time() - t0:.0f} s", file=sys.stderr)
-        counts["reference_disagreements"] += bool(o.reference_disagreements)
         known = m.known_bug_cases if not o.ok else []
         if verbose:
             print(f"[{i}] {o.kind}: {m.body()}", file=out)
@@ -1313,9 +1211,6 @@ def run_campaign(n: int, seed: int, *, depth: int = 3, known_bugs: bool = False,
         f"invalid {counts['invalid']}",
         file=out,
     )
-    if counts["reference_disagreements"]:
-        print(f"masks where the vmapped reference was wrong (scalar loop used): "
-              f"{counts['reference_disagreements']}", file=out)
     known = {k: v for k, v in counts.items() if k.startswith("known:")}
     if known:
         print("failures from KNOWN_BUGS: " + ", ".join(f"{k[6:]} {v}" for k, v in sorted(known.items())), file=out)

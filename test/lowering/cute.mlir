@@ -312,3 +312,24 @@ mask.func @mask_mod {
 // CHECK-EMPTY:
 // CHECK-EMPTY:
 // CHECK-NEXT: mask_mod_.__vec_size__ = 32
+
+// -----
+
+// Symbols that sanitize to the same Python name get distinct names.
+mask.func @"a-b" {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %f = arith.constant false
+  mask.yield %f : i1
+}
+mask.func @a_b {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %t = arith.constant true
+  mask.yield %t : i1
+}
+
+// CHECK:      def a_b(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
+// CHECK-NEXT:     """maskopt: mask.func @a-b, packed keep word."""
+// CHECK:      a_b.__vec_size__ = 32
+// CHECK:      def a_b_1(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
+// CHECK-NEXT:     """maskopt: mask.func @a_b, packed keep word."""
+// CHECK:      a_b_1.__vec_size__ = 32

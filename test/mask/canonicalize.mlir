@@ -335,3 +335,78 @@ mask.func @composed {
 // CHECK-NEXT:    %[[R:.*]] = arith.ori %[[X]], %[[Y]] : i1
 // CHECK-NEXT:    mask.yield %[[R]] : i1
 // CHECK-NEXT:  }
+
+// Integer folds with torch's semantics: `//` floors (and wraps at MIN // -1),
+// `fmod` (arith.remsi) truncates, `>>` is arithmetic, `<<` drops high bits.
+mask.func @int_folds window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %cm7 = arith.constant -7 : i32
+  %c2 = arith.constant 2 : i32
+  %cm1 = arith.constant -1 : i32
+  %min = arith.constant -2147483648 : i32
+  %c3 = arith.constant 3 : i32
+  %fd = arith.floordivsi %cm7, %c2 : i32
+  %wrap = arith.floordivsi %min, %cm1 : i32
+  %fmod = arith.remsi %cm7, %c2 : i32
+  %shr = arith.shrsi %cm7, %c2 : i32
+  %shl = arith.shli %min, %c3 : i32
+  %a = arith.addi %fd, %wrap : i32
+  %s = arith.addi %fmod, %shr : i32
+  %t = arith.addi %shl, %s : i32
+  %r = arith.addi %a, %t : i32
+  mask.yield %r : i32
+}
+
+// -4 + MIN = 2147483644; -1 + -2 + 0 = -3; 2147483644 - 3 = 2147483641.
+// CHECK-LABEL: mask.func @int_folds window {
+// CHECK-NEXT:  ^bb0(%{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i32):
+// CHECK-NEXT:    %[[R:.*]] = arith.constant 2147483641 : i32
+// CHECK-NEXT:    mask.yield %[[R]] : i32
+// CHECK-NEXT:  }
+
+// `x fmod +-1` is 0 (MIN % -1 is UB in LLVM), `x // -1` is `0 - x`; division
+// by zero and shifts by >= the width are left alone.
+mask.func @int_identities window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %cm1 = arith.constant -1 : i32
+  %c0 = arith.constant 0 : i32
+  %c7 = arith.constant 7 : i32
+  %c32 = arith.constant 32 : i32
+  %rem = arith.remsi %q, %cm1 : i32
+  %neg = arith.floordivsi %q, %cm1 : i32
+  %byzero = arith.floordivsi %c7, %c0 : i32
+  %wide = arith.shli %c7, %c32 : i32
+  %a = arith.addi %rem, %neg : i32
+  %z = arith.addi %byzero, %wide : i32
+  %r = arith.addi %a, %z : i32
+  mask.yield %r : i32
+}
+
+// CHECK-LABEL: mask.func @int_identities window {
+// CHECK-NEXT:  ^bb0(%{{.*}}: i32, %{{.*}}: i32, %[[Q:.*]]: i32, %{{.*}}: i32):
+// CHECK-NEXT:    %[[C0:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[C7:.*]] = arith.constant 7 : i32
+// CHECK-NEXT:    %[[C32:.*]] = arith.constant 32 : i32
+// CHECK-NEXT:    %[[Z:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[NEG:.*]] = arith.subi %[[Z]], %[[Q]] : i32
+// CHECK-NEXT:    %[[BYZERO:.*]] = arith.floordivsi %[[C7]], %[[C0]] : i32
+// CHECK-NEXT:    %[[WIDE:.*]] = arith.shli %[[C7]], %[[C32]] : i32
+// CHECK-NEXT:    %[[S:.*]] = arith.addi %[[BYZERO]], %[[WIDE]] : i32
+// CHECK-NEXT:    %[[R:.*]] = arith.addi %[[NEG]], %[[S]] : i32
+// CHECK-NEXT:    mask.yield %[[R]] : i32
+// CHECK-NEXT:  }
+
+// Dead sign and zero extensions are erased (maskopt marks them Pure).
+mask.func @dead_ext {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %q64 = arith.extsi %q : i32 to i64
+  %kv64 = arith.extui %kv : i32 to i64
+  %p = arith.cmpi sge, %q, %kv : i32
+  mask.yield %p : i1
+}
+
+// CHECK-LABEL: mask.func @dead_ext {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:    %[[P:.*]] = arith.cmpi sge, %[[Q]], %[[KV]] : i32
+// CHECK-NEXT:    mask.yield %[[P]] : i1
+// CHECK-NEXT:  }

@@ -256,6 +256,17 @@ mask.func @lane_not_windowed {
 
 // -----
 
+mask.func @lane_cmp_not_windowed {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %p = mask.lane_cmp "slt", 1 * lane + %q + 0 : i32
+  mask.yield %p : i1
+}
+
+// CHECK:      {{^}}mask.lane_cmp in mask.func @lane_cmp_not_windowed, which is not windowed (add `window`){{$}}
+// CHECK:          %p = "mask.lane_cmp"(%q) <{predicate = "slt", coeff = 1 : i64, offset = 0 : i64}> : (i32) -> i1
+
+// -----
+
 mask.func @lane_i64 window {
 ^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
   %l = "mask.lane"() : () -> i64

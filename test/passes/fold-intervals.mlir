@@ -245,6 +245,14 @@ mask.func @ne_plus window {
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
+// Two runs exceed max-intervals=1.
+// LIMIT-LABEL: mask.func @ne_plus window unpacked "2 ranges exceed max-intervals=1 at `lane + s[b] != 0`; raise max-intervals (pack-mask{max-intervals=N}, compile_mask(..., max_intervals=N)): this point alone needs 2" {
+// LIMIT-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32, %[[S:.*]]: tensor<2xi32>):
+// LIMIT-NEXT:    %[[U:.*]] = mask.load %[[S]][%[[B]]] : tensor<2xi32>[i32] -> i32
+// LIMIT-NEXT:    %[[P:.*]] = mask.lane_cmp "ne", 1 * lane + %[[U]] + 0 : i32
+// LIMIT-NEXT:    mask.yield %[[P]] : i1
+// LIMIT-NEXT:  }
+
 // L != u: two runs, [0, u) and [u + 1, 32).
 mask.func @ne_minus window {
 ^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %s : tensor<2xi32>):
@@ -661,8 +669,6 @@ mask.func @i64_bound window {
 // CHECK-LABEL: mask.func @i64_bound window {
 // CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32, %[[STARTS:.*]]: tensor<4xi32>):
 // CHECK-NEXT:    %[[START:.*]] = mask.load %[[STARTS]][%[[B]]] : tensor<4xi32>[i32] -> i32
-// CHECK-NEXT:    %[[K64:.*]] = arith.extsi %[[KV]] : i32 to i64
-// CHECK-NEXT:    %[[S64:.*]] = arith.extsi %[[START]] : i32 to i64
 // CHECK-NEXT:    %[[V0:.*]] = arith.constant 0 : i32
 // CHECK-NEXT:    %[[V1:.*]] = arith.maxsi %[[START]], %[[V0]] : i32
 // CHECK-NEXT:    %[[V2:.*]] = arith.subi %[[V1]], %[[KV]] : i32
@@ -685,8 +691,6 @@ mask.func @sum_clamp window {
 
 // CHECK-LABEL: mask.func @sum_clamp window {
 // CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32, %[[S:.*]]: i32):
-// CHECK-NEXT:    %[[S64:.*]] = arith.extsi %[[S]] : i32 to i64
-// CHECK-NEXT:    %[[K64:.*]] = arith.extsi %[[KV]] : i32 to i64
 // CHECK-NEXT:    %[[V0:.*]] = arith.constant -1 : i32
 // CHECK-NEXT:    %[[V1:.*]] = arith.maxsi %[[S]], %[[V0]] : i32
 // CHECK-NEXT:    %[[V2:.*]] = arith.subi %[[V1]], %[[KV]] : i32
@@ -759,14 +763,14 @@ mask.func @unsigned window {
 mask.func @divisor_may_be_zero window {
 ^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
   %x = arith.floordivsi %q, %b : i32
-  %p = mask.lane_cmp "slt", 1 * lane + %x + 0 : i32
+  %p = mask.lane_cmp "slt", 1 * lane + %x + -40 : i32
   mask.yield %p : i1
 }
 
 // CHECK-LABEL: mask.func @divisor_may_be_zero window unpacked "`q // b` divides by a value that may be zero" {
 // CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
 // CHECK-NEXT:    %[[X:.*]] = arith.floordivsi %[[Q]], %[[B]] : i32
-// CHECK-NEXT:    %[[P:.*]] = mask.lane_cmp "slt", 1 * lane + %[[X]] + 0 : i32
+// CHECK-NEXT:    %[[P:.*]] = mask.lane_cmp "slt", 1 * lane + %[[X]] + -40 : i32
 // CHECK-NEXT:    mask.yield %[[P]] : i1
 // CHECK-NEXT:  }
 

@@ -213,8 +213,8 @@ mask.func @offsets {
 // CHECK-NEXT:  }
 
 // kv + s < q with an i32 aux scalar, written in i64: materialized in i64.
-// (The original extsi ops are not dead-code eliminated: arith.extsi has no
-// Pure trait in xDSL 0.75.)
+// The original extsi ops (and kv + lane) are dead and erased: maskopt marks
+// arith.extsi Pure.
 mask.func @i64_form {
 ^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %s : i32):
   %k64 = arith.extsi %kv : i32 to i64
@@ -227,11 +227,6 @@ mask.func @i64_form {
 
 // CHECK-LABEL: mask.func @i64_form window {
 // CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32, %[[S:.*]]: i32):
-// CHECK-NEXT:    %[[LANE:.*]] = mask.lane : i32
-// CHECK-NEXT:    %[[KVL:.*]] = arith.addi %[[KV]], %[[LANE]] : i32
-// CHECK-NEXT:    %{{.*}} = arith.extsi %[[KVL]] : i32 to i64
-// CHECK-NEXT:    %{{.*}} = arith.extsi %[[S]] : i32 to i64
-// CHECK-NEXT:    %{{.*}} = arith.extsi %[[Q]] : i32 to i64
 // CHECK-NEXT:    %[[KV64:.*]] = arith.extsi %[[KV]] : i32 to i64
 // CHECK-NEXT:    %[[S64:.*]] = arith.extsi %[[S]] : i32 to i64
 // CHECK-NEXT:    %[[SUM:.*]] = arith.addi %[[KV64]], %[[S64]] : i64
@@ -253,10 +248,7 @@ mask.func @int64_bound {
 
 // CHECK-LABEL: mask.func @int64_bound window {
 // CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32, %[[LIM:.*]]: tensor<4xi64>):
-// CHECK-NEXT:    %[[LANE:.*]] = mask.lane : i32
-// CHECK-NEXT:    %[[KVL:.*]] = arith.addi %[[KV]], %[[LANE]] : i32
 // CHECK-NEXT:    %[[L:.*]] = mask.load %[[LIM]][%[[B]]] : tensor<4xi64>[i32] -> i64
-// CHECK-NEXT:    %{{.*}} = arith.extsi %[[KVL]] : i32 to i64
 // CHECK-NEXT:    %[[HI:.*]] = arith.constant 1099511627776 : i64
 // CHECK-NEXT:    %[[LO:.*]] = arith.constant -1099511627776 : i64
 // CHECK-NEXT:    %[[MIN:.*]] = arith.minsi %[[L]], %[[HI]] : i64
@@ -316,10 +308,6 @@ mask.func @times_two_i64 {
 
 // CHECK-LABEL: mask.func @times_two_i64 window {
 // CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
-// CHECK-NEXT:    %[[LANE:.*]] = mask.lane : i32
-// CHECK-NEXT:    %[[KVL:.*]] = arith.addi %[[KV]], %[[LANE]] : i32
-// CHECK-NEXT:    %{{.*}} = arith.extsi %[[KVL]] : i32 to i64
-// CHECK-NEXT:    %{{.*}} = arith.extsi %[[Q]] : i32 to i64
 // CHECK-NEXT:    %[[KV64:.*]] = arith.extsi %[[KV]] : i32 to i64
 // CHECK-NEXT:    %[[TWO:.*]] = arith.constant 2 : i64
 // CHECK-NEXT:    %[[KV2:.*]] = arith.muli %[[KV64]], %[[TWO]] : i64
@@ -402,5 +390,21 @@ mask.func @already_windowed window {
 // CHECK-LABEL: mask.func @already_windowed window {
 // CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
 // CHECK-NEXT:    %[[GE:.*]] = arith.cmpi sge, %[[Q]], %[[KV]] : i32
+// CHECK-NEXT:    mask.yield %[[GE]] : i1
+// CHECK-NEXT:  }
+
+// kv >= -2^63 in i64: the lane_cmp offset would be +2^63, beyond its i64
+// attribute; the comparison holds on the whole domain, so it folds.
+mask.func @offset_beyond_i64 {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %k64 = arith.extsi %kv : i32 to i64
+  %min = arith.constant -9223372036854775808 : i64
+  %ge = arith.cmpi sge, %k64, %min : i64
+  mask.yield %ge : i1
+}
+
+// CHECK-LABEL: mask.func @offset_beyond_i64 window {
+// CHECK-NEXT:  ^bb0(%{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i32):
+// CHECK-NEXT:    %[[GE:.*]] = arith.constant true
 // CHECK-NEXT:    mask.yield %[[GE]] : i1
 // CHECK-NEXT:  }

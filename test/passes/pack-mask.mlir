@@ -143,8 +143,6 @@ mask.func @document_causal {
 // CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32, %[[DOC_IDS:.*]]: tensor<1024xi32>, %[[STARTS:.*]]: tensor<4xi32>):
 // CHECK-NEXT:    %[[DOC:.*]] = mask.load %[[DOC_IDS]][%[[Q]]] : tensor<1024xi32>[i32] -> i32
 // CHECK-NEXT:    %[[START:.*]] = mask.load %[[STARTS]][%[[DOC]]] : tensor<4xi32>[i32] -> i32
-// CHECK-NEXT:    %[[V0:.*]] = arith.extsi %[[KV]] : i32 to i64
-// CHECK-NEXT:    %[[V1:.*]] = arith.extsi %[[START]] : i32 to i64
 // CHECK-NEXT:    %[[V2:.*]] = arith.subi %[[KV]], %[[Q]] : i32
 // CHECK-NEXT:    %[[V3:.*]] = arith.constant 0 : i32
 // CHECK-NEXT:    %[[V4:.*]] = arith.maxsi %[[START]], %[[V3]] : i32

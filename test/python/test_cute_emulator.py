@@ -132,6 +132,23 @@ def test_int64_overflow_raises():
         run(big + "y = -x - cutlass.Int64(2**63 - 1)\nw = cutlass.Uint32(y)", [1])
 
 
+def test_uint64_is_the_modular_type():
+    """Int64(Uint64(a) op Uint64(b)) wraps mod 2**64 (arith.addi/subi/muli without
+    overflow flags); every other use of Uint64 is unsupported rather than guessed."""
+    x = "x = cutlass.Int64(q) * cutlass.Int64(2**32)\n"  # runtime, up to 2**63 - 2**32
+    add = x + "y = cutlass.Int64(cutlass.Uint64(x) + cutlass.Uint64(x))\nw = cutlass.Uint32(y >> 32)"
+    assert run(add, [2**31 - 1, 3]).tolist() == [u32(-2), 6]  # 2**64 - 2**33 wraps to -2**33
+    m = "m = (x - x) - cutlass.Int64(2**62) - cutlass.Int64(2**62)\n"  # runtime MIN
+    neg = x + m + "y = cutlass.Int64(cutlass.Uint64(0) - cutlass.Uint64(m))\n"
+    assert run(neg + "w = cutlass.Uint32(y >> 32)", [1]).tolist() == [u32(-(2**31))]  # -MIN == MIN
+    mul = x + "y = cutlass.Int64(cutlass.Uint64(x) * cutlass.Uint64(cutlass.Int64(3)))\nw = cutlass.Uint32(y >> 32)"
+    assert run(mul, [2**31 - 1]).tolist() == [u32(((2**63 - 2**32) * 3) % 2**64 >> 32)]
+    for bad in ("y = cutlass.Uint64(x) < cutlass.Uint64(x)", "y = cutlass.Uint64(x) + cutlass.Int64(1)",
+                "y = cutlass.Uint64(q)", "y = -cutlass.Uint64(x)", "y = min(cutlass.Uint64(x), cutlass.Uint64(x))"):
+        with pytest.raises(EmulatorUnsupported):
+            run(x + bad + "\nw = cutlass.Uint32(0)", [1])
+
+
 # ---------------------------------------------------------------- types
 
 

@@ -1,11 +1,11 @@
 """Grammar fuzzing (maskopt.tools.fuzz): random mask_mods, emitted words == eager torch.
 
 The hypothesis test is bounded (derandomized, 600 masks, ~30 s on two cores);
-longer campaigns: ``python -m maskopt.tools.fuzz --masks 10000 --seed 1``
+longer campaigns: ``python -m maskopt.tools.fuzz --masks 5000 --seed 2 --shrink``
 (figures in test/fuzz-results.md).  Cases of ``fuzz.KNOWN_BUGS`` (unfixed
-compiler bugs the fuzzer found) are not generated; each has a reproducer in
-``test_known_bug`` that xfails while the bug is there and fails once it is
-fixed (then drop the KNOWN_BUGS entry, and the generator covers it again).
+compiler bugs the fuzzer found; none now) are not generated; give each an
+xfail reproducer here.  The bugs found so far are fixed and their
+reproducers are the regression tests ``test_fixed_fuzzer_bug``.
 """
 
 import random
@@ -105,21 +105,42 @@ def test_floor_division_by_negative_constant(d):
 
 
 def test_int64_constant_index_load_vs_vmap():
-    """torch.vmap computes `t[0] >= q_idx` in int32 when t[0] is an unbatched 0-dim int64
-    (2**31 -> -2**31); the fuzzer's reference must not report that as a miscompile."""
+    """torch.vmap alone computes `t[0] >= q_idx` in int32 when t[0] is an unbatched 0-dim
+    int64 (2**31 -> -2**31); corpus.reference_words promotes like eager 0-dim tensors, so it
+    agrees with the scalar loop (the oracle), and the fuzzer compares with it directly."""
     t = torch.tensor([2**31, 5], dtype=torch.int64)
+    s = torch.tensor(2**40, dtype=torch.int64)
 
     def big_bound(b, h, q_idx, kv_idx):
         return (t[0] >= q_idx) & (kv_idx <= q_idx)
 
+    def captured_scalar(b, h, q_idx, kv_idx):
+        return big_bound(b, h, q_idx, kv_idx) & (torch.where(q_idx > 3, s, t[1]) + q_idx > 2**31)
+
     z = torch.zeros(3, dtype=torch.int32)
     q = torch.tensor([0, 5, 40], dtype=torch.int32)
-    # the vmapped reference is wrong here, the scalar loop is right
-    assert corpus.reference_words(big_bound, z, z, q, z).tolist() != corpus.reference_words_slow(
-        big_bound, z, z, q, z).tolist()
+    for fn, words in ((big_bound, [1, 63, 2**32 - 1]), (captured_scalar, [0, 63, 2**32 - 1])):
+        assert not torch.vmap(fn)(z, z, q, z).any()  # the torch.vmap promotion bug
+        slow = corpus.reference_words_slow(fn, z, z, q, z)
+        assert slow.tolist() == words
+        assert corpus.reference_words(fn, z, z, q, z).tolist() == words
     o = _check(big_bound, consts=(2**31,))
     assert_exact(o, "t[0] >= q with t[0] = 2**31 (int64)")
-    assert o.reference_disagreements > 0
+
+
+def test_huge_offset_with_int64_uniform_part_packs():
+    """`kv < 4 * s + 9e9`: the uniform part kv_base - 4 * s is i64 and the bound's offset
+    is beyond i32; fold-intervals clamps u to the 32-wide window, subtracts the window
+    start in i64 and truncates (it used to truncate first, and then refused to pack)."""
+    s = torch.tensor([0, -(2**31), 2**31 - 1, -(2**31) + 5, -(2**31) + 2**28], dtype=torch.int32)
+
+    def huge(b, h, q_idx, kv_idx):
+        return kv_idx < 4 * s[b].to(torch.int64) + 9_000_000_000
+
+    edge = 9_000_000_000 - 2**33  # the bound at s = -2**31
+    o = _check(huge, shape=(5, 2, 64, 64), consts=(0, edge, edge + 20, edge + 2**30), uses_b=True)
+    assert_exact(o, "kv < 4 * s + 9e9")
+    assert o.packed
 
 
 def test_per_lane_gather_is_exact():
@@ -133,7 +154,7 @@ def test_per_lane_gather_is_exact():
     assert not o.packed
 
 
-# ---------------------------------------------------------------- known bugs (xfail until fixed)
+# ---------------------------------------------------------------- bugs the fuzzer found (fixed)
 
 _BIG64 = torch.tensor([2**63 - 1], dtype=torch.int64)
 
@@ -179,20 +200,50 @@ def _i64_floordiv_neg1(b, h, q_idx, kv_idx):
 
 
 @pytest.mark.parametrize(
-    "name,fn",
-    [("fold-const", _fold_floordiv), ("fold-const", _fold_fmod), ("fold-const", _fold_shr),
-     ("i64-wrap", _i64_wrap), ("shl-overflow", _shl_overflow),
-     ("i64-floordiv-neg1", _i64_floordiv_neg1), ("fmod-neg1", _fmod_neg1),
-     ("i64-divcmp-const", _i64_divcmp_const), ("i64-cmp-offset", _i64_cmp_offset)],
+    "name,fn,packs",
+    [("fold-const", _fold_floordiv, True), ("fold-const", _fold_fmod, True), ("fold-const", _fold_shr, None),
+     ("i64-wrap", _i64_wrap, False), ("shl-overflow", _shl_overflow, True),
+     ("i64-floordiv-neg1", _i64_floordiv_neg1, None), ("fmod-neg1", _fmod_neg1, True),
+     ("i64-divcmp-const", _i64_divcmp_const, True), ("i64-cmp-offset", _i64_cmp_offset, True)],
 )
-def test_known_bug(name, fn):
-    """Each KNOWN_BUGS entry still fails (xfail); once fixed this test fails: drop the entry."""
-    if name not in fuzz.KNOWN_BUGS:
-        pytest.fail(f"{name} was removed from KNOWN_BUGS: drop this case")
+def test_fixed_fuzzer_bug(name, fn, packs):
+    """Former ``fuzz.KNOWN_BUGS`` entries: exact now (packed where ``packs`` says so)."""
+    assert name not in fuzz.KNOWN_BUGS
     o = _check(fn, consts=(0, 1, 5, 7), uses_b=True)
-    if not o.ok:
-        pytest.xfail(f"KNOWN_BUGS[{name!r}]: {o.describe()}")
-    pytest.fail(f"KNOWN_BUGS[{name!r}] is fixed: remove it from fuzz.KNOWN_BUGS and from this test")
+    assert_exact(o, name)
+    if packs is not None:
+        assert o.packed == packs, o.describe()
+
+
+_MIN64 = torch.tensor([-(2**63), 5, 2**63 - 1], dtype=torch.int64)
+_DIV64 = torch.tensor([-1, 3], dtype=torch.int64)
+_DIV32 = torch.tensor([-1, 3], dtype=torch.int32)
+
+
+def _i64_wrap_mul(b, h, q_idx, kv_idx):
+    return _MIN64[b] * 3 - 7 > kv_idx
+
+
+def _i64_floordiv_runtime_neg1(b, h, q_idx, kv_idx):
+    return _MIN64[b] // _DIV64[h] > kv_idx
+
+
+def _fmod_runtime_neg1(b, h, q_idx, kv_idx):
+    return (torch.fmod(_MIN32[b], _DIV32[h]) == 0) & (kv_idx <= q_idx)
+
+
+def _remainder_runtime_neg1(b, h, q_idx, kv_idx):
+    return (_MIN32[b] % _DIV32[h]) + q_idx >= kv_idx
+
+
+@pytest.mark.parametrize(
+    "fn", [_i64_wrap_mul, _i64_floordiv_runtime_neg1, _fmod_runtime_neg1, _remainder_runtime_neg1]
+)
+def test_wrapping_int64_and_division_by_runtime_minus_one(fn):
+    """MIN / -1 with a runtime divisor, and int64 ops that wrap (torch wraps; the emitted
+    code may not overflow): the per-lane loop computes them in Uint64 or divides by 1."""
+    o = _check(fn, shape=(3, 2, 64, 64), consts=(0, 1, 5, 7), uses_b=True, uses_h=True)
+    assert_exact(o, fn.__name__)
 
 
 # ---------------------------------------------------------------- the fuzzer itself
@@ -209,8 +260,9 @@ def test_generator_avoids_known_bugs_and_source_is_the_mask():
         pts = fuzz.sample_points(m, n_rows=1, big=False)
         pts = tuple(p[:64] for p in pts)
         assert torch.equal(corpus.reference_words(ns["mask_mod"], *pts), corpus.reference_words(m.mask_mod, *pts))
-    flagged = sum(bool(fuzz.random_mask(i, known_bugs=True).known_bug_cases) for i in range(300))
-    assert flagged > 0  # the opt-in generator does produce them
+    if fuzz.KNOWN_BUGS:
+        flagged = sum(bool(fuzz.random_mask(i, known_bugs=True).known_bug_cases) for i in range(300))
+        assert flagged > 0  # the opt-in generator does produce them
 
 
 def test_cli_smoke(capsys):

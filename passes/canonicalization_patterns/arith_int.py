@@ -1,0 +1,114 @@
+"""
+Integer folds for `arith` ops that xDSL's stock patterns leave alone, with
+torch's semantics (the FX importer maps `//` to `arith.floordivsi`, `fmod`
+to `arith.remsi`, `>>` to `arith.shrsi` and `<<` to `arith.shli`):
+
+- constant operands fold: `//` floors, `remsi` truncates (the sign of the
+  dividend), `>>` is arithmetic, `<<` discards the high bits; a result that
+  leaves the type wraps like torch's integers (`MIN // -1 == MIN`);
+- `remsi %x, 1` and `remsi %x, -1` are 0 (`MIN % -1` is LLVM UB, torch's
+  `fmod(MIN, -1)` is 0);
+- `floordivsi %x, -1` is `0 - %x` (which wraps like torch's `MIN // -1`; the
+  subtraction is then widened or printed wrapping instead of emitting the
+  division LLVM leaves undefined for MIN).
+
+A division by zero or a shift amount outside [0, width) is left alone.
+These patterns are attached by `maskopt.dialects.arith_traits`.
+"""
+
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import IntegerType
+from xdsl.ir import Operation
+from xdsl.pattern_rewriter import (
+    PatternRewriter,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+from xdsl.transforms.canonicalization_patterns.utils import const_evaluate_operand
+
+
+def _replace_by_constant(rewriter: PatternRewriter, op: Operation, value: int) -> None:
+    t = op.results[0].type
+    assert isinstance(t, IntegerType)
+    rewriter.replace(op, arith.ConstantOp.from_int_and_width(value, t, truncate_bits=True))
+
+
+def _constants(op: arith.SignlessIntegerBinaryOperation) -> tuple[int, int] | None:
+    lhs, rhs = const_evaluate_operand(op.lhs), const_evaluate_operand(op.rhs)
+    if lhs is None or rhs is None:
+        return None
+    return lhs, rhs
+
+
+def truncated_remainder(a: int, b: int) -> int:
+    """C's / torch.fmod's `a % b` (the sign of `a`), b != 0."""
+    r = abs(a) % abs(b)
+    return -r if a < 0 else r
+
+
+class FloorDivSIConstantFold(RewritePattern):
+    """`floordivsi c1, c2` -> `c1 // c2` (floor, wrapping), c2 != 0."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: arith.FloorDivSIOp, rewriter: PatternRewriter, /):
+        c = _constants(op)
+        if c is not None and c[1] != 0:
+            _replace_by_constant(rewriter, op, c[0] // c[1])
+
+
+class FloorDivSIByMinusOne(RewritePattern):
+    """`floordivsi %x, -1` -> `subi 0, %x`."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: arith.FloorDivSIOp, rewriter: PatternRewriter, /):
+        if const_evaluate_operand(op.rhs) != -1 or const_evaluate_operand(op.lhs) is not None:
+            return
+        assert isinstance(op.result.type, IntegerType)
+        zero = arith.ConstantOp.from_int_and_width(0, op.result.type)
+        rewriter.replace(op, [zero, arith.SubiOp(zero.result, op.lhs)])
+
+
+class RemSIConstantFold(RewritePattern):
+    """`remsi c1, c2` -> the truncated remainder of c1 by c2, c2 != 0."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: arith.RemSIOp, rewriter: PatternRewriter, /):
+        c = _constants(op)
+        if c is not None and c[1] != 0:
+            _replace_by_constant(rewriter, op, truncated_remainder(*c))
+
+
+class RemSIByUnit(RewritePattern):
+    """`remsi %x, 1` and `remsi %x, -1` -> 0."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: arith.RemSIOp, rewriter: PatternRewriter, /):
+        if const_evaluate_operand(op.rhs) in (1, -1):
+            _replace_by_constant(rewriter, op, 0)
+
+
+def _shift_amount(op: arith.SignlessIntegerBinaryOperation) -> tuple[int, int] | None:
+    c = _constants(op)
+    t = op.result.type
+    assert isinstance(t, IntegerType)
+    if c is None or not 0 <= c[1] < t.width.data:
+        return None
+    return c
+
+
+class ShRSIConstantFold(RewritePattern):
+    """`shrsi c1, c2` -> `c1 >> c2` (arithmetic), 0 <= c2 < width."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: arith.ShRSIOp, rewriter: PatternRewriter, /):
+        if (c := _shift_amount(op)) is not None:
+            _replace_by_constant(rewriter, op, c[0] >> c[1])
+
+
+class ShLIConstantFold(RewritePattern):
+    """`shli c1, c2` -> `c1 << c2` without the bits shifted out, 0 <= c2 < width."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: arith.ShLIOp, rewriter: PatternRewriter, /):
+        if (c := _shift_amount(op)) is not None:
+            _replace_by_constant(rewriter, op, c[0] << c[1])
