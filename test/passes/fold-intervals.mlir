@@ -638,7 +638,8 @@ mask.func @constant_false window {
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
-// L + kv < 0 never holds (kv >= 0): the bound is the constant 0.
+// L + kv < 0 never holds (kv >= 0): the bound is the constant 0, and the
+// run is provably empty.
 mask.func @bound_below_window window {
 ^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
   %p = mask.lane_cmp "slt", 1 * lane + %kv + 0 : i32
@@ -647,14 +648,13 @@ mask.func @bound_below_window window {
 
 // CHECK-LABEL: mask.func @bound_below_window window {
 // CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
-// CHECK-NEXT:    %[[V0:.*]] = arith.constant 0 : i32
-// CHECK-NEXT:    %[[V1:.*]] = arith.constant 0 : i32
-// CHECK-NEXT:    %[[V2:.*]] = interval.range %[[V1]], %[[V0]] : i32
-// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V2]] : i32
+// CHECK-NEXT:    %[[V0:.*]] = interval.empty
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V0]] : i32
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
-// An offset outside i32: L + q - 9e9 < 0 always holds.
+// An offset outside i32: L + q - 9e9 < 0 always holds (the bound is the
+// constant 32, so the run is all lanes).
 mask.func @wide_offset window {
 ^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
   %p = mask.lane_cmp "slt", 1 * lane + %q + -9000000000 : i32
@@ -663,10 +663,8 @@ mask.func @wide_offset window {
 
 // CHECK-LABEL: mask.func @wide_offset window {
 // CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
-// CHECK-NEXT:    %[[V0:.*]] = arith.constant 32 : i32
-// CHECK-NEXT:    %[[V1:.*]] = arith.constant 0 : i32
-// CHECK-NEXT:    %[[V2:.*]] = interval.range %[[V1]], %[[V0]] : i32
-// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V2]] : i32
+// CHECK-NEXT:    %[[V0:.*]] = interval.full
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V0]] : i32
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
