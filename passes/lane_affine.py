@@ -20,6 +20,21 @@ For every `mask.func` that is not windowed yet:
 4. A comparison of a select / min / max of lane-affine values is
    distributed over its arms (`abs(q - kv) <= w` becomes two lane_cmps
    chosen by a third).
+5. Lane case splitting (index-set splitting over the 32 lanes): a comparison
+   whose operands are piecewise lane-affine is split into pieces, each a
+   lane-affine comparison guarded by the lanes of its piece:
+   - a lane-dependent select / min / max anywhere in the operands gives two
+     pieces, guarded by its condition and its negation;
+   - a division `X // D` / remainder `X % D` (D >= 8 a constant, X = A + c * L
+     lane-affine with c = +-1) takes at most 1 + (D + 30) // D values over the
+     window. With R = A mod d and Q = A // d (d the smallest divisor of D
+     among the divisions of the comparison, at least 8), piece k is the
+     lanes where `c * L + R - k * d` is in [0, d); there X // d = Q + k and
+     X % d = c * L + R - k * d is lane-affine, and every X // (m * d),
+     X % (m * d) of the same X follows. Piece bounds share R, so
+     fold-intervals sees that different pieces are disjoint.
+   A remainder by a constant P <= 32 compared with a constant is left to
+   fold-intervals as a periodic lane set.
 
 Comparisons that cannot be rewritten stay as they are; `fold-intervals`
 reports why.
@@ -27,7 +42,7 @@ reports why.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects import arith, builtin
@@ -40,6 +55,11 @@ from xdsl.transforms.dead_code_elimination import region_dce
 
 from maskopt.dialects import mask
 from maskopt.passes.analysis import Affine, LinearForms, Range, type_range
+
+#: The smallest divisor split into lane pieces (at most 5 pieces).
+MIN_SPLIT_DIVISOR = 8
+#: The most pieces one comparison is split into (over nested splits).
+MAX_PIECES = 32
 
 #: arith.cmpi predicate number -> lane_cmp predicate name (signed and equality).
 CMPI_TO_LANE = {0: "eq", 1: "ne", 2: "slt", 3: "sle", 4: "sgt", 5: "sge"}
@@ -191,6 +211,7 @@ def _floordiv_by_positive_constant(v: SSAValue) -> tuple[SSAValue, int] | None:
 class _Rewriter:
     func: mask.FuncOp
     forms: LinearForms
+    residues: dict = field(default_factory=dict)
 
     def lane_compare(self, pred: str, diff: Affine, at: Operation) -> SSAValue | None:
         """`diff <pred> 0` as a lane_cmp (or a uniform cmpi), inserted before `at`."""
@@ -301,21 +322,284 @@ class _Rewriter:
             return either.result
         return None
 
+    # Lane case splitting --------------------------------------------------
+
+    def _insert(self, ops: list[Operation], at: Operation) -> None:
+        """Insert `ops` before `at`, keeping lane dependence up to date."""
+        Rewriter.insert_op(ops, InsertPoint.before(at))
+        dependent = self.forms.dependent
+        for o in ops:
+            if isinstance(o, mask.LaneOp | mask.LaneCmpOp) or any(
+                x in dependent for x in o.operands
+            ):
+                dependent.update(o.results)
+
+    def _cone(self, op: Operation) -> list[Operation]:
+        """The lane-dependent ops `op`'s operands are computed by, in block order."""
+        seen: set[Operation] = set()
+        stack = [v for v in op.operands if v in self.forms.dependent]
+        while stack:
+            v = stack.pop()
+            o = v.owner
+            if isinstance(o, Operation) and o not in seen and v is not self.forms.lane:
+                seen.add(o)
+                stack.extend(x for x in o.operands if x in self.forms.dependent)
+        return [o for o in self.func.block.ops if o in seen]
+
+    def periodic_candidate(self, op: arith.CmpiOp) -> bool:
+        """`(X mod P) <pred> r`, P <= 32 and r constants: a periodic lane set."""
+        for mod, other in ((op.lhs, op.rhs), (op.rhs, op.lhs)):
+            m = mod.owner
+            if const_evaluate_operand(other) is None or not isinstance(
+                m, (mask.FloorModOp, arith.RemSIOp)
+            ):
+                continue
+            p = const_evaluate_operand(m.rhs)
+            x = self.forms.of(m.lhs)
+            if (
+                p is not None
+                and 1 <= p <= 32
+                and x is not None
+                and self.forms.lane is not None
+                and x.coeff(self.forms.lane) in (1, -1)
+                and (isinstance(m, mask.FloorModOp) or self.forms.ranges.of(m.lhs).lo >= 0)
+            ):
+                return True
+        return False
+
+    def _division(self, o: Operation) -> tuple[Affine, int, bool] | None:
+        """(numerator form, divisor, is remainder) of a splittable division."""
+        if not isinstance(
+            o, (arith.FloorDivSIOp, arith.DivSIOp, mask.FloorModOp, arith.RemSIOp)
+        ):
+            return None
+        d = const_evaluate_operand(o.operands[1])
+        x = self.forms.of(o.operands[0])
+        lane = self.forms.lane
+        if d is None or d <= 0 or x is None or lane is None:
+            return None
+        if x.coeff(lane) not in (1, -1):
+            return None
+        truncating = isinstance(o, (arith.DivSIOp, arith.RemSIOp))
+        if truncating and self.forms.ranges.of(o.operands[0]).lo < 0:
+            return None
+        return x, d, isinstance(o, (mask.FloorModOp, arith.RemSIOp))
+
+    def _emit_cast(self, v: SSAValue, t: IntegerType, ops: list[Operation]) -> SSAValue:
+        if v.type == t:
+            return v
+        assert isinstance(v.type, IntegerType)
+        o = arith.ExtSIOp(v, t) if v.type.width.data < t.width.data else arith.TruncIOp(v, t)
+        ops.append(o)
+        return o.result
+
+    def _const(self, c: int, t: IntegerType, ops: list[Operation]) -> SSAValue:
+        o = arith.ConstantOp.from_int_and_width(c, t)
+        ops.append(o)
+        return o.result
+
+    def _residue(self, a: Affine, d: int, at: Operation) -> tuple[SSAValue, SSAValue] | None:
+        """(R, Q) = (A mod d, A // d) as lane-uniform values, memoized."""
+        key = (a, d)
+        if key in self.residues:
+            return self.residues[key]
+        mat = Materializer(self.forms)
+        reduced = Affine(tuple((v, k % d) for v, k in a.terms if k % d), a.const % d)
+        ops: list[Operation] = []
+        if (
+            len(reduced.terms) == 1
+            and reduced.terms[0][1] == 1
+            and reduced.const == 0
+            and self.forms.ranges.of(reduced.terms[0][0]).within(Range(0, d - 1))
+        ):
+            r = reduced.terms[0][0]
+        else:
+            red = mat.emit(reduced, at)
+            if red is None:
+                return None
+            assert isinstance(red.type, IntegerType)
+            mod = mask.FloorModOp(red, self._const(d, red.type, ops))
+            ops.append(mod)
+            r = mod.result
+        whole = mat.emit(a, at)
+        if whole is None:
+            return None
+        assert isinstance(whole.type, IntegerType)
+        q = arith.FloorDivSIOp(whole, self._const(d, whole.type, ops))
+        ops.append(q)
+        self._insert(ops, at)
+        self.residues[key] = (r, q.result)
+        return self.residues[key]
+
+    def division_pieces(
+        self, op: arith.CmpiOp, cone: list[Operation]
+    ) -> list[tuple[SSAValue, dict[SSAValue, SSAValue]]] | None:
+        divisions = [(o, info) for o in cone if (info := self._division(o)) is not None]
+        if not divisions:
+            return None
+        _, (x, big, _) = divisions[0]
+        lane = self.forms.lane
+        assert lane is not None
+        divisors = [
+            d
+            for o in cone
+            if isinstance(o, (arith.FloorDivSIOp, arith.DivSIOp, mask.FloorModOp, arith.RemSIOp))
+            and (d := const_evaluate_operand(o.operands[1])) is not None
+            and d >= MIN_SPLIT_DIVISOR
+            and big % d == 0
+        ]
+        if not divisors:
+            return None
+        d = min(divisors)
+        c = x.coeff(lane)
+        a = x.without(lane)
+        rq = self._residue(a, d, op)
+        if rq is None:
+            return None
+        r, q = rq
+        assert isinstance(q.type, IntegerType)
+        ks = range(0, (d + 30) // d + 1) if c == 1 else range(-((31 + d - 1) // d), 1)
+        pieces = []
+        for k in ks:
+            lo = self.lane_compare("sge", Affine(((lane, c), (r, 1)), -k * d), op)
+            hi = self.lane_compare("slt", Affine(((lane, c), (r, 1)), -(k + 1) * d), op)
+            if lo is None or hi is None:
+                return None
+            ops: list[Operation] = []
+            guard = arith.AndIOp(lo, hi)
+            ops.append(guard)
+            qk = arith.AddiOp(q, self._const(k, q.type, ops))
+            ops.append(qk)
+            replace: dict[SSAValue, SSAValue] = {}
+            for o, (xo, dd, is_rem) in divisions:
+                if xo != x or dd % d:
+                    continue
+                t = o.results[0].type
+                assert isinstance(t, IntegerType)
+                m = dd // d
+                if m == 1:
+                    whole = qk.result
+                else:
+                    div = arith.FloorDivSIOp(qk.result, self._const(m, q.type, ops))
+                    ops.append(div)
+                    whole = div.result
+                if not is_rem:
+                    replace[o.results[0]] = self._emit_cast(whole, t, ops)
+                    continue
+                # rho = c * L + R - k * d, in t
+                lane_t = self._emit_cast(lane, t, ops)
+                r_t = self._emit_cast(r, t, ops)
+                rho_op = arith.AddiOp(r_t, lane_t) if c == 1 else arith.SubiOp(r_t, lane_t)
+                ops.append(rho_op)
+                rho = rho_op.result
+                if k:
+                    sub = arith.SubiOp(rho, self._const(k * d, t, ops))
+                    ops.append(sub)
+                    rho = sub.result
+                if m != 1:
+                    wrem = mask.FloorModOp(qk.result, self._const(m, q.type, ops))
+                    ops.append(wrem)
+                    w = self._emit_cast(wrem.result, t, ops)
+                    scaled = arith.MuliOp(w, self._const(d, t, ops))
+                    ops.append(scaled)
+                    total = arith.AddiOp(scaled.result, rho)
+                    ops.append(total)
+                    rho = total.result
+                replace[o.results[0]] = rho
+            self._insert(ops, op)
+            pieces.append((guard.result, replace))
+        return pieces
+
+    def select_pieces(
+        self, op: arith.CmpiOp, cone: list[Operation]
+    ) -> list[tuple[SSAValue, dict[SSAValue, SSAValue]]] | None:
+        for o in cone:
+            if isinstance(o, arith.SelectOp):
+                cond: SSAValue | None = o.cond
+            elif isinstance(o, (arith.MinSIOp, arith.MaxSIOp)):
+                a, b = self.forms.of(o.lhs), self.forms.of(o.rhs)
+                if a is None or b is None:
+                    continue
+                cond = self.lane_compare(
+                    "slt" if isinstance(o, arith.MinSIOp) else "sgt", a - b, op
+                )
+            else:
+                continue
+            if cond is None:
+                continue
+            true = arith.ConstantOp.from_int_and_width(-1, 1)
+            not_cond = arith.XOrIOp(cond, true.result)
+            self._insert([true, not_cond], op)
+            return [
+                (cond, {o.results[0]: o.operands[-2]}),
+                (not_cond.result, {o.results[0]: o.operands[-1]}),
+            ]
+        return None
+
+    def split_compare(self, op: arith.CmpiOp, budget: int) -> SSAValue | None:
+        """Split `op` into lane pieces (see the module doc), or None."""
+        cone = self._cone(op)
+        pieces = self.select_pieces(op, cone) or self.division_pieces(op, cone)
+        if pieces is None or len(pieces) > budget:
+            return None
+        budget //= len(pieces)
+        values = []
+        for guard, replace in pieces:
+            # Clone the ops between the replaced values and `op`.
+            mapper = dict(replace)
+            clones: list[Operation] = []
+            for o in cone + [op]:
+                if o.results[0] in replace:
+                    continue
+                if any(x in mapper for x in o.operands):
+                    new = o.clone(value_mapper=mapper)
+                    clones.append(new)
+                    for old_r, new_r in zip(o.results, new.results):
+                        mapper[old_r] = new_r
+            if not clones or clones[-1].results[0] is not mapper.get(op.result):
+                return None
+            self._insert(clones, op)
+            cmp = clones[-1]
+            assert isinstance(cmp, arith.CmpiOp)
+            value = self.rewrite(cmp, budget)
+            if value is None:
+                return None
+            both = arith.AndIOp(guard, value)
+            self._insert([both], op)
+            values.append(both.result)
+        acc = values[0]
+        for v in values[1:]:
+            either = arith.OrIOp(acc, v)
+            self._insert([either], op)
+            acc = either.result
+        return acc
+
+    def rewrite(self, op: arith.CmpiOp, budget: int = MAX_PIECES) -> SSAValue | None:
+        """A lane-affine equivalent of the comparison `op`, or None."""
+        pred = CMPI_TO_LANE.get(op.predicate.value.data)
+        if pred is None or not (
+            op.lhs in self.forms.dependent or op.rhs in self.forms.dependent
+        ):
+            return None
+        if op.lhs.type == IntegerType(1):
+            return None
+        if self.periodic_candidate(op):
+            return op.result
+        new = self.affine_compare(op, pred)
+        if new is None:
+            new = self.floordiv_compare(op, pred)
+        if new is None:
+            new = self.select_compare(op, pred)
+        if new is None and budget > 1:
+            new = self.split_compare(op, budget)
+        return new
+
     def run(self) -> None:
         for op in list(self.func.block.ops):
             if not isinstance(op, arith.CmpiOp):
                 continue
-            pred = CMPI_TO_LANE.get(op.predicate.value.data)
-            if pred is None or not (
-                op.lhs in self.forms.dependent or op.rhs in self.forms.dependent
-            ):
-                continue
-            new = self.affine_compare(op, pred)
-            if new is None:
-                new = self.floordiv_compare(op, pred)
-            if new is None:
-                new = self.select_compare(op, pred)
-            if new is not None:
+            new = self.rewrite(op)
+            if new is not None and new is not op.result:
                 if op.result.name_hint and new.name_hint is None:
                     new.name_hint = op.result.name_hint
                 Rewriter.replace_op(op, [], [new])
