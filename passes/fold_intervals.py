@@ -54,6 +54,19 @@ _CMP_FN = {
 }
 
 
+def _bool_operands(op: arith.CmpiOp) -> tuple[SSAValue, SSAValue] | None:
+    """The i1 values an equality compares: its operands, or the i1 inputs of
+    two extensions of the same kind."""
+    if op.lhs.type == i1:
+        return op.lhs, op.rhs
+    a, b = op.lhs.owner, op.rhs.owner
+    for kind in (arith.ExtUIOp, arith.ExtSIOp):
+        if isinstance(a, kind) and isinstance(b, kind):
+            if a.input.type == i1 and b.input.type == i1:
+                return a.input, b.input
+    return None
+
+
 class NotFoldable(Exception):
     """The keep value is not a small union of lane runs; the message says why."""
 
@@ -271,6 +284,27 @@ class _Folder:
                         break
                 if changed:
                     break
+        return self.merge_conditions(out)
+
+    def merge_conditions(self, runs: Runs) -> Runs:
+        """Runs with the same lanes under different lane-uniform conditions are
+        one run under the disjunction of the conditions."""
+        groups: dict[tuple, list[Run]] = {}
+        for run in runs:
+            groups.setdefault((run.los, run.his, run.pers), []).append(run)
+        if all(len(g) == 1 for g in groups.values()):
+            return runs
+        out: Runs = []
+        for (los, his, pers), group in groups.items():
+            if len(group) == 1 or any(not run.conds for run in group):
+                out.append(Run(los, his, (), pers) if len(group) > 1 else group[0])
+                continue
+            either: SSAValue | None = None
+            for run in group:
+                c = self.cond_value(run.conds)
+                either = c if either is None else self._insert(arith.OrIOp(either, c))
+            assert either is not None
+            out.append(Run(los, his, ((either, True),), pers))
         return out
 
     #: Intermediate products beyond this many runs are not simplified.
@@ -363,9 +397,12 @@ class _Folder:
                 yes = self.intersect([Run(conds=((op.cond, True),))], self.fold(op.lhs), what)
                 no = self.intersect([Run(conds=((op.cond, False),))], self.fold(op.rhs), what)
                 return self.check_size(yes + no, what)
-            case arith.CmpiOp() if op.lhs.type == i1 and op.predicate.value.data in (0, 1):
-                # i1 equality is xnor, inequality xor.
-                a, b = self.fold(op.lhs), self.fold(op.rhs)
+            case arith.CmpiOp() if op.predicate.value.data in (0, 1) and (
+                bools := _bool_operands(op)
+            ):
+                # i1 equality (also of zero / sign extensions of i1, as torch
+                # traces bool == bool) is xnor, inequality xor.
+                a, b = self.fold(bools[0]), self.fold(bools[1])
                 not_a, not_b = self.complement(a, what), self.complement(b, what)
                 same = op.predicate.value.data == 0
                 return self.check_size(

@@ -212,6 +212,12 @@ class _Rewriter:
     func: mask.FuncOp
     forms: LinearForms
     residues: dict = field(default_factory=dict)
+    #: (A, c, d) -> (A // d, [(k, guard of piece k)]) of the divisions split.
+    splits: dict = field(default_factory=dict)
+    #: results of split_compare; whether some piece holds a lane-dependent
+    #: comparison (then aligned comparisons stay single runs).
+    split_values: set = field(default_factory=set)
+    impure: bool = False
 
     def lane_compare(self, pred: str, diff: Affine, at: Operation) -> SSAValue | None:
         """`diff <pred> 0` as a lane_cmp (or a uniform cmpi), inserted before `at`."""
@@ -431,6 +437,29 @@ class _Rewriter:
         self.residues[key] = (r, q.result)
         return self.residues[key]
 
+    def _known_residue(self, op: arith.CmpiOp) -> bool:
+        """Whether the first splittable division of `op` has a residue that is
+        already a value of [0, d) (a nested split of an earlier piece): its
+        pieces then share the earlier pieces' guards."""
+        lane = self.forms.lane
+        for o in self._cone(op):
+            info = self._division(o)
+            if info is None or lane is None:
+                continue
+            x, d, _ = info
+            reduced = Affine(
+                tuple((v, k % d) for v, k in x.without(lane).terms if k % d),
+                x.const % d,
+            )
+            return (
+                d >= MIN_SPLIT_DIVISOR
+                and len(reduced.terms) == 1
+                and reduced.terms[0][1] == 1
+                and reduced.const == 0
+                and any(reduced.terms[0][0] is r for r, _ in self.residues.values())
+            )
+        return False
+
     def division_pieces(
         self, op: arith.CmpiOp, cone: list[Operation]
     ) -> list[tuple[SSAValue, dict[SSAValue, SSAValue]]] | None:
@@ -440,10 +469,13 @@ class _Rewriter:
         _, (x, big, _) = divisions[0]
         lane = self.forms.lane
         assert lane is not None
+        # Divisors of X and of remainders of X ((X % D) // d', (X % D) % d').
+        remainders = {o.results[0] for o, (xo, _, rem) in divisions if rem and xo == x}
         divisors = [
             d
             for o in cone
             if isinstance(o, (arith.FloorDivSIOp, arith.DivSIOp, mask.FloorModOp, arith.RemSIOp))
+            and (self.forms.of(o.operands[0]) == x or o.operands[0] in remainders)
             and (d := const_evaluate_operand(o.operands[1])) is not None
             and d >= MIN_SPLIT_DIVISOR
             and big % d == 0
@@ -458,16 +490,13 @@ class _Rewriter:
             return None
         r, q = rq
         assert isinstance(q.type, IntegerType)
-        ks = range(0, (d + 30) // d + 1) if c == 1 else range(-((31 + d - 1) // d), 1)
+        guards = self.piece_guards(r, c, d, op)
+        if guards is None:
+            return None
+        self.splits.setdefault((a, c, d), (q, guards))
         pieces = []
-        for k in ks:
-            lo = self.lane_compare("sge", Affine(((lane, c), (r, 1)), -k * d), op)
-            hi = self.lane_compare("slt", Affine(((lane, c), (r, 1)), -(k + 1) * d), op)
-            if lo is None or hi is None:
-                return None
+        for k, guard in guards:
             ops: list[Operation] = []
-            guard = arith.AndIOp(lo, hi)
-            ops.append(guard)
             qk = arith.AddiOp(q, self._const(k, q.type, ops))
             ops.append(qk)
             replace: dict[SSAValue, SSAValue] = {}
@@ -507,8 +536,82 @@ class _Rewriter:
                     rho = total.result
                 replace[o.results[0]] = rho
             self._insert(ops, op)
-            pieces.append((guard.result, replace))
+            pieces.append((guard, replace))
         return pieces
+
+    def piece_guards(
+        self, r: SSAValue, c: int, d: int, at: Operation
+    ) -> list[tuple[int, SSAValue]] | None:
+        """(k, lanes where c * L + r - k * d is in [0, d)) for the pieces k."""
+        lane = self.forms.lane
+        assert lane is not None
+        ks = range(0, (d + 30) // d + 1) if c == 1 else range(-((31 + d - 1) // d), 1)
+        guards = []
+        for k in ks:
+            lo = self.lane_compare("sge", Affine(((lane, c), (r, 1)), -k * d), at)
+            hi = self.lane_compare("slt", Affine(((lane, c), (r, 1)), -(k + 1) * d), at)
+            if lo is None or hi is None:
+                return None
+            guard = arith.AndIOp(lo, hi)
+            self._insert([guard], at)
+            guards.append((k, guard.result))
+        return guards
+
+    def aligned_compare(self, op: arith.CmpiOp, pred: str) -> SSAValue | None:
+        """
+        `X + e <pred> 0` where X = A + c * L was split by d (see
+        `division_pieces`) and the threshold is a multiple of d compares
+        X // d, which is lane-uniform in every piece: it becomes the pieces'
+        guards with lane-uniform comparisons, so it combines with the other
+        pieces of X into few runs. Only done when every split comparison is
+        lane-uniform in each of its pieces (otherwise the single run of the
+        comparison is the cheaper form).
+        """
+        lhs, rhs = self.forms.of(op.lhs), self.forms.of(op.rhs)
+        lane = self.forms.lane
+        if lhs is None or rhs is None or lane is None or not self.splits:
+            return None
+        diff = lhs - rhs
+        for (a, c, d), (q, guards) in self.splits.items():
+            p = pred
+            form = diff
+            if form.coeff(lane) == -c:
+                form, p = form.scale(-1), MIRROR[pred]
+            if form.coeff(lane) != c:
+                continue
+            e = form - a - Affine(((lane, c),))
+            if e.terms:
+                continue
+            # X + e <p> 0 as X // d <p'> t
+            match p:
+                case "slt" | "sge" if (-e.const) % d == 0:
+                    t, p2 = -e.const // d, p
+                case "sle" if (1 - e.const) % d == 0:
+                    t, p2 = (1 - e.const) // d, "slt"
+                case "sgt" if (1 - e.const) % d == 0:
+                    t, p2 = (1 - e.const) // d, "sge"
+                case _:
+                    continue
+            assert isinstance(q.type, IntegerType)
+            if not Range.exact(t).within(type_range(q.type)):
+                continue
+            acc: SSAValue | None = None
+            for k, guard in guards:
+                ops: list[Operation] = []
+                qk = arith.AddiOp(q, self._const(k, q.type, ops))
+                ops.append(qk)
+                cmp = arith.CmpiOp(qk.result, self._const(t, q.type, ops), LANE_TO_CMPI[p2])
+                both = arith.AndIOp(guard, cmp.result)
+                ops += [cmp, both]
+                if acc is not None:
+                    ops.append(either := arith.OrIOp(acc, both.result))
+                    self._insert(ops, op)
+                    acc = either.result
+                else:
+                    self._insert(ops, op)
+                    acc = both.result
+            return acc
+        return None
 
     def select_pieces(
         self, op: arith.CmpiOp, cone: list[Operation]
@@ -561,7 +664,12 @@ class _Rewriter:
             self._insert(clones, op)
             cmp = clones[-1]
             assert isinstance(cmp, arith.CmpiOp)
-            value = self.rewrite(cmp, budget)
+            if cmp.result not in self.forms.dependent:
+                value: SSAValue | None = cmp.result  # lane-uniform in this piece
+            else:
+                value = self.rewrite(cmp, budget)
+                if value is not None and value not in self.split_values:
+                    self.impure = True  # a lane-dependent comparison in a piece
             if value is None:
                 return None
             both = arith.AndIOp(guard, value)
@@ -572,6 +680,7 @@ class _Rewriter:
             either = arith.OrIOp(acc, v)
             self._insert([either], op)
             acc = either.result
+        self.split_values.add(acc)
         return acc
 
     def rewrite(self, op: arith.CmpiOp, budget: int = MAX_PIECES) -> SSAValue | None:
@@ -586,6 +695,8 @@ class _Rewriter:
         if self.periodic_candidate(op):
             return op.result
         new = self.affine_compare(op, pred)
+        if new is None and budget > 1 and self._known_residue(op):
+            new = self.split_compare(op, budget)
         if new is None:
             new = self.floordiv_compare(op, pred)
         if new is None:
@@ -595,10 +706,19 @@ class _Rewriter:
         return new
 
     def run(self) -> None:
-        for op in list(self.func.block.ops):
-            if not isinstance(op, arith.CmpiOp):
-                continue
-            new = self.rewrite(op)
+        cmps = [op for op in self.func.block.ops if isinstance(op, arith.CmpiOp)]
+        # Comparisons that need lane splitting first, so that the others can
+        # be aligned with their pieces.
+        affine = [
+            op for op in cmps if self.forms.of(op.lhs) is not None and self.forms.of(op.rhs) is not None
+        ]
+        for op in [op for op in cmps if op not in affine] + affine:
+            new = None
+            pred = CMPI_TO_LANE.get(op.predicate.value.data)
+            if op in affine and pred is not None and not self.impure:
+                new = self.aligned_compare(op, pred)
+            if new is None:
+                new = self.rewrite(op)
             if new is not None and new is not op.result:
                 if op.result.name_hint and new.name_hint is None:
                     new.name_hint = op.result.name_hint
@@ -620,4 +740,47 @@ class LaneAffinePass(ModulePass):
                 continue
             window_function(func)
             _Rewriter(func, LinearForms.build(func)).run()
+            _sort_topologically(func)
             region_dce(func.body)
+
+
+def _sort_topologically(func: mask.FuncOp) -> None:
+    """
+    Reorder the body so that every value is defined before its uses, keeping
+    the original order where it already is: an aligned comparison may use the
+    piece guards of a split that comes later in the block.
+    """
+    block = func.block
+    ops = list(block.ops)
+    position = {op: i for i, op in enumerate(ops)}
+    placed: set[Operation] = set()
+    order: list[Operation] = []
+
+    def place(op: Operation) -> None:
+        stack = [(op, False)]
+        while stack:
+            o, ready = stack.pop()
+            if o in placed:
+                continue
+            if ready:
+                placed.add(o)
+                order.append(o)
+                continue
+            stack.append((o, True))
+            deps = [
+                x.owner
+                for x in o.operands
+                if isinstance(x.owner, Operation) and x.owner in position
+            ]
+            for d in sorted(deps, key=position.__getitem__, reverse=True):
+                if d not in placed:
+                    stack.append((d, False))
+
+    for op in ops:
+        place(op)
+    if order == ops:
+        return
+    for op in ops:
+        op.detach()
+    for op in order:
+        block.add_op(op)
