@@ -36,7 +36,6 @@ from maskopt.dialects import interval, mask
 from maskopt.passes.analysis import (
     LANES,
     WIDENABLE_OPS,
-    Affine,
     LinearForms,
     Range,
     describe,
@@ -458,10 +457,7 @@ class _Folder:
                 if pred(r, residue) if mirrored else pred(residue, r):
                     kept |= 1 << j
             # Only phase mod P matters: drop multiples of P.
-            phase_form = Affine(
-                tuple((v, k % p) for v, k in phase_form.terms if k % p),
-                phase_form.const % p,
-            )
+            phase_form = phase_form.reduce_mod(p)
             from maskopt.passes.lane_affine import Materializer
 
             phase = Materializer(self.forms).emit(phase_form, self.at)

@@ -410,7 +410,7 @@ class _Rewriter:
         if key in self.residues:
             return self.residues[key]
         mat = Materializer(self.forms)
-        reduced = Affine(tuple((v, k % d) for v, k in a.terms if k % d), a.const % d)
+        reduced = a.reduce_mod(d)
         ops: list[Operation] = []
         if (
             len(reduced.terms) == 1
@@ -447,10 +447,7 @@ class _Rewriter:
             if info is None or lane is None:
                 continue
             x, d, _ = info
-            reduced = Affine(
-                tuple((v, k % d) for v, k in x.without(lane).terms if k % d),
-                x.const % d,
-            )
+            reduced = x.without(lane).reduce_mod(d)
             return (
                 d >= MIN_SPLIT_DIVISOR
                 and len(reduced.terms) == 1

@@ -319,3 +319,29 @@ mask.func @mask_mod {
 // CHECK-EMPTY:
 // CHECK-EMPTY:
 // CHECK-NEXT: mask_mod_.__vec_size__ = 32
+
+// -----
+
+// A periodic lane set: (q - (kv + L)) mod 2 == 1 keeps the lanes with
+// (L + kv - q) mod 2 == 1, one funnel shift of the constant 0xaaaaaaaa.
+mask.func @odd_before_q {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %c2 = arith.constant 2 : i32
+  %c1 = arith.constant 1 : i32
+  %d = arith.subi %q, %kv : i32
+  %r = mask.floormod %d, %c2 : i32
+  %odd = arith.cmpi eq, %r, %c1 : i32
+  mask.yield %odd : i1
+}
+
+// CHECK:      def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
+// CHECK-NEXT:     """maskopt: mask.func @odd_before_q, packed keep word."""
+// CHECK-NEXT:     q = q_idx[0]
+// CHECK-NEXT:     kv = kv_idx[0]
+// CHECK-NEXT:     v = (kv - q)
+// CHECK-NEXT:     rem = (v % cutlass.Int32(2))
+// CHECK-NEXT:     ph = (rem + cutlass.Int32(2) if rem < cutlass.Int32(0) else rem)
+// CHECK-NEXT:     v_1 = (utils.shr_u32(cutlass.Uint32(0xaaaaaaaa), cutlass.Uint32(ph)) | utils.shl_u32(cutlass.Uint32(0xaaaaaaaa), cutlass.Uint32(cutlass.Int32(32) - ph)))
+// CHECK-NEXT:     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
+// CHECK-NEXT:     packed[0] = v_1
+// CHECK-NEXT:     return packed.load()
