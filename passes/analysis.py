@@ -256,6 +256,10 @@ class Affine:
     def coeff(self, v: SSAValue) -> int:
         return dict(self.terms).get(v, 0)
 
+    def key(self) -> tuple[frozenset, int]:
+        """A hashable key equal for equal forms, whatever the term order."""
+        return frozenset(self.terms), self.const
+
     def reduce_mod(self, p: int) -> Affine:
         """A form with the same value mod p: coefficients within (-p, p) are
         kept (so sums of non-negative and negated values stay small), others

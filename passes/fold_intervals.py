@@ -128,6 +128,8 @@ class _Folder:
     #: bound value -> (u, sign, k): its clipped value is clip(sign * u + k, 0, 32)
     #: (u None for a constant k), so bounds of one (u, sign) compare by k.
     keys: dict[SSAValue, tuple[SSAValue | None, int, int]] = field(default_factory=dict)
+    #: materialized phases of periodic sets, by linear form
+    phases: dict = field(default_factory=dict)
     true: SSAValue | None = None
 
     def __post_init__(self):
@@ -460,9 +462,12 @@ class _Folder:
             phase_form = phase_form.reduce_mod(p)
             from maskopt.passes.lane_affine import Materializer
 
-            phase = Materializer(self.forms).emit(phase_form, self.at)
+            phase = self.phases.get(phase_form.key())
+            if phase is None:
+                phase = Materializer(self.forms).emit(phase_form, self.at)
             if phase is None:
                 return None
+            self.phases[phase_form.key()] = phase
             self.forms.ranges.of(phase)
             return [Run(pers=((phase, p, kept),))]
         return None

@@ -406,7 +406,7 @@ class _Rewriter:
 
     def _residue(self, a: Affine, d: int, at: Operation) -> tuple[SSAValue, SSAValue] | None:
         """(R, Q) = (A mod d, A // d) as lane-uniform values, memoized."""
-        key = (a, d)
+        key = (a.key(), d)
         if key in self.residues:
             return self.residues[key]
         mat = Materializer(self.forms)
@@ -467,12 +467,15 @@ class _Rewriter:
         lane = self.forms.lane
         assert lane is not None
         # Divisors of X and of remainders of X ((X % D) // d', (X % D) % d').
-        remainders = {o.results[0] for o, (xo, _, rem) in divisions if rem and xo == x}
+        remainders = {o.results[0] for o, (xo, _, rem) in divisions if rem and xo.key() == x.key()}
         divisors = [
             d
             for o in cone
             if isinstance(o, (arith.FloorDivSIOp, arith.DivSIOp, mask.FloorModOp, arith.RemSIOp))
-            and (self.forms.of(o.operands[0]) == x or o.operands[0] in remainders)
+            and (
+                (f := self.forms.of(o.operands[0])) is not None and f.key() == x.key()
+                or o.operands[0] in remainders
+            )
             and (d := const_evaluate_operand(o.operands[1])) is not None
             and d >= MIN_SPLIT_DIVISOR
             and big % d == 0
@@ -490,7 +493,7 @@ class _Rewriter:
         guards = self.piece_guards(r, c, d, op)
         if guards is None:
             return None
-        self.splits.setdefault((a, c, d), (q, guards))
+        self.splits.setdefault((a.key(), c, d), (a, q, guards))
         pieces = []
         for k, guard in guards:
             ops: list[Operation] = []
@@ -498,7 +501,7 @@ class _Rewriter:
             ops.append(qk)
             replace: dict[SSAValue, SSAValue] = {}
             for o, (xo, dd, is_rem) in divisions:
-                if xo != x or dd % d:
+                if xo.key() != x.key() or dd % d:
                     continue
                 t = o.results[0].type
                 assert isinstance(t, IntegerType)
@@ -569,7 +572,7 @@ class _Rewriter:
         if lhs is None or rhs is None or lane is None or not self.splits:
             return None
         diff = lhs - rhs
-        for (a, c, d), (q, guards) in self.splits.items():
+        for (_, c, d), (a, q, guards) in self.splits.items():
             p = pred
             form = diff
             if form.coeff(lane) == -c:
