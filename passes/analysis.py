@@ -355,12 +355,7 @@ class LinearForms:
                     return self.why_not(operand)
         match op:
             case mask.LoadOp():
-                return (
-                    f"{describe(value)} is a per-lane gather: its index depends "
-                    "on kv_idx; index aux tensors by lane-uniform values "
-                    "(b, h, q_idx) instead, e.g. a starts/offsets tensor "
-                    "indexed by the document of q_idx"
-                )
+                return gather_reason(value)
             case arith.MuliOp():
                 return f"{describe(value)} multiplies two lane-dependent values"
             case _:
@@ -372,6 +367,16 @@ class LinearForms:
         for v, c in form.terms:
             r = r + self.ranges.of(v).scale(c)
         return r
+
+
+def gather_reason(value: SSAValue) -> str:
+    """Why a load whose index depends on the lane does not pack."""
+    return (
+        f"{describe(value)} is a per-lane gather: its index depends "
+        "on kv_idx; index aux tensors by lane-uniform values "
+        "(b, h, q_idx) instead, e.g. a starts/offsets tensor "
+        "indexed by the document of q_idx"
+    )
 
 
 def describe(value: SSAValue) -> str:

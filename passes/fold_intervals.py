@@ -39,6 +39,7 @@ from maskopt.passes.analysis import (
     LinearForms,
     Range,
     describe,
+    gather_reason,
     type_range,
 )
 
@@ -422,6 +423,8 @@ class _Folder:
                     "could not rewrite (unsigned predicate or a bound that may "
                     "overflow i64)"
                 )
+            case mask.LoadOp():
+                raise NotFoldable(gather_reason(value))
             case _:
                 name = op.name if isinstance(op, Operation) else "a block argument"
                 raise NotFoldable(f"{what} ({name}) is not a foldable lane predicate")
