@@ -11,7 +11,17 @@ lower bounds (lo <= L), upper bounds (L < hi) and lane-uniform conditions:
   clipped bound unchanged);
 - a lane-uniform i1 keeps all lanes or none;
 - `andi` intersects, `ori` unites, `xori %x, true` complements (De Morgan),
-  `select` on a lane-uniform condition chooses.
+  `select` on a lane-uniform condition chooses, i1 equality is xnor;
+- `(X mod P) <pred> r` with X lane-affine (coefficient +-1), P <= 32 and r
+  constants is a periodic factor `interval.periodic` (residue mask), which
+  intersects and complements like a bound.
+
+Every union and intersection is simplified before `max-intervals` is
+checked: provably empty runs are dropped (a lower bound at or past an upper
+bound of the same value), subsets absorbed, runs whose bounds provably touch
+merged, and runs with the same lanes under different lane-uniform conditions
+joined under the disjunction. Bounds are compared through their keys: the
+bound of `sign * u + k` (clipped to [0, 32]) is monotone in k.
 
 Anything else (a comparison the `lane-affine` pass could not rewrite, a lane
 coefficient other than +-1, more runs than `max-intervals`) leaves the
