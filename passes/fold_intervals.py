@@ -268,6 +268,14 @@ class _Folder:
             hi_y = y.his[0] if y.his else LANES
             if self.le(lo_x, lo_y) and self.le(lo_y, hi_x) and self.le(hi_x, hi_y):
                 return Run(x.los, y.his, x.conds, x.pers)
+        # [lo, p) | [lo, q) is [lo, max(p, q)); [p, hi) | [q, hi) is
+        # [min(p, q), hi), whether or not either is empty.
+        if a.los == b.los and a.his and b.his:
+            hi = self._insert(arith.MaxSIOp(a.his[0], b.his[0]))
+            return Run(a.los, (hi,), a.conds, a.pers)
+        if a.his == b.his and a.los and b.los:
+            lo = self._insert(arith.MinSIOp(a.los[0], b.los[0]))
+            return Run((lo,), a.his, a.conds, a.pers)
         return None
 
     def simplify(self, runs: Runs) -> Runs:

@@ -45,7 +45,8 @@ mask.func @causal {
 
 // -----
 
-// Prefix LM: the keep word is the OR of the two runs.
+// Prefix LM: the runs [0, 128 - kv) and [0, q - kv + 1) both start at lane 0,
+// so the keep word is the one run up to the larger end.
 mask.func @prefix_lm {
 ^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
   %c128 = arith.constant 128 : i32
@@ -61,15 +62,53 @@ mask.func @prefix_lm {
 // CHECK-NEXT:     q = q_idx[0]
 // CHECK-NEXT:     kv = kv_idx[0]
 // CHECK-NEXT:     v = (cutlass.Int32(128) - kv)
-// CHECK-NEXT:     v_1 = utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Int32(32) - min(max(v, cutlass.Int32(0)), cutlass.Int32(32))))
+// CHECK-NEXT:     v_1 = (q - kv)
+// CHECK-NEXT:     v_2 = max(v_1, cutlass.Int32(-1))
+// CHECK-NEXT:     v_3 = min(v_2, cutlass.Int32(31))
+// CHECK-NEXT:     v_4 = (v_3 + cutlass.Int32(1))
+// CHECK-NEXT:     v_5 = max(v, v_4)
+// CHECK-NEXT:     v_6 = utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Int32(32) - min(v_5, cutlass.Int32(32))))
+// CHECK-NEXT:     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
+// CHECK-NEXT:     packed[0] = v_6
+// CHECK-NEXT:     return packed.load()
+// CHECK-EMPTY:
+// CHECK-EMPTY:
+// CHECK-NEXT: mask_mod.__vec_size__ = 32
+
+// -----
+
+// Attention sink or causal window: the keep word is the OR of two runs.
+mask.func @sink_or_window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %c4 = arith.constant 4 : i32
+  %c64 = arith.constant 64 : i32
+  %sink = arith.cmpi slt, %kv, %c4 : i32
+  %d = arith.subi %q, %kv : i32
+  %near = arith.cmpi sle, %d, %c64 : i32
+  %ge = arith.cmpi sge, %q, %kv : i32
+  %win = arith.andi %near, %ge : i1
+  %r = arith.ori %sink, %win : i1
+  mask.yield %r : i1
+}
+
+// CHECK:      @cute.jit
+// CHECK-NEXT: def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
+// CHECK-NEXT: """maskopt: mask.func @sink_or_window, packed keep word."""
+// CHECK-NEXT:     q = q_idx[0]
+// CHECK-NEXT:     kv = kv_idx[0]
+// CHECK-NEXT:     v = (cutlass.Int32(4) - kv)
+// CHECK-NEXT:     v_1 = utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Int32(32) - max(v, cutlass.Int32(0))))
 // CHECK-NEXT:     v_2 = (q - kv)
 // CHECK-NEXT:     v_3 = max(v_2, cutlass.Int32(-1))
 // CHECK-NEXT:     v_4 = min(v_3, cutlass.Int32(31))
 // CHECK-NEXT:     v_5 = (v_4 + cutlass.Int32(1))
-// CHECK-NEXT:     v_6 = utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Int32(32) - v_5))
-// CHECK-NEXT:     v_7 = (v_1 | v_6)
+// CHECK-NEXT:     v_6 = max(v_2, cutlass.Int32(64))
+// CHECK-NEXT:     v_7 = min(v_6, cutlass.Int32(96))
+// CHECK-NEXT:     v_8 = (v_7 + cutlass.Int32(-64))
+// CHECK-NEXT:     v_9 = (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Int32(32) - v_5)) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_8)))
+// CHECK-NEXT:     v_10 = (v_1 | v_9)
 // CHECK-NEXT:     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
-// CHECK-NEXT:     packed[0] = v_7
+// CHECK-NEXT:     packed[0] = v_10
 // CHECK-NEXT:     return packed.load()
 // CHECK-EMPTY:
 // CHECK-EMPTY:
