@@ -247,19 +247,59 @@ class _Rewriter:
             return None
         return self.lane_compare(pred, lhs - rhs, op)
 
+    def _uniform_divisor(self, v: SSAValue) -> tuple[SSAValue, SSAValue] | None:
+        """(A, D) of `v = A // D` with D lane-uniform and provably positive."""
+        op = v.owner
+        if (
+            isinstance(op, arith.FloorDivSIOp)
+            and op.rhs not in self.forms.dependent
+            and self.forms.ranges.of(op.rhs).lo > 0
+        ):
+            return op.lhs, op.rhs
+        return None
+
+    def _times(self, w: SSAValue, d: SSAValue, at: Operation) -> SSAValue | None:
+        """W * D computed exactly in i64 (None if it might wrap)."""
+        ops: list[Operation] = []
+        wide = [self._emit_cast(x, i64, ops) for x in (w, d)]
+        mul = arith.MuliOp(wide[0], wide[1])
+        ops.append(mul)
+        self._insert(ops, at)
+        if self.forms.ranges.may_wrap(mul):
+            return None
+        return mul.result
+
     def floordiv_compare(self, op: arith.CmpiOp, pred: str) -> SSAValue | None:
         a, w = op.lhs, op.rhs
-        if a not in self.forms.dependent or _floordiv_by_positive_constant(a) is None:
+        if a not in self.forms.dependent or (
+            _floordiv_by_positive_constant(a) is None and self._uniform_divisor(a) is None
+        ):
             a, w, pred = w, a, MIRROR[pred]
+        if w in self.forms.dependent:
+            return None
         fd = _floordiv_by_positive_constant(a)
-        if fd is None or w in self.forms.dependent:
-            return None
-        numerator, d = fd
-        x, wf = self.forms.of(numerator), self.forms.of(w)
-        if x is None or wf is None:
-            return None
-        low = x - wf.scale(d)  # A - W*B: A // B >= W  <=>  low >= 0
-        high = low - Affine((), d - 1)  # A // B <= W  <=>  high <= 0
+        if fd is not None:
+            numerator, d = fd
+            x, wf = self.forms.of(numerator), self.forms.of(w)
+            if x is None or wf is None:
+                return None
+            low = x - wf.scale(d)  # A - W*B: A // B >= W  <=>  low >= 0
+            high = low - Affine((), d - 1)  # A // B <= W  <=>  high <= 0
+        else:
+            # A lane-uniform divisor D > 0: the same bounds with W*D and D as
+            # lane-uniform atoms (W*D exact in i64).
+            ud = self._uniform_divisor(a)
+            if ud is None:
+                return None
+            numerator, dv = ud
+            x = self.forms.of(numerator)
+            if x is None or not isinstance(w.type, IntegerType):
+                return None
+            product = self._times(w, dv, op)
+            if product is None:
+                return None
+            low = x - Affine.atom(product)
+            high = low - Affine.atom(dv) + Affine((), 1)
         parts: list[tuple[str, Affine]]
         combine: type[arith.AndIOp] | type[arith.OrIOp] | None = None
         match pred:

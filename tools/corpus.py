@@ -745,6 +745,14 @@ def make_jetspec_training_sized(prefix, block_size):
     return generate_jetspec_training_mask_mod(prefix, block_size)
 
 
+def make_per_head_chunked_causal():
+    def per_head_chunked_causal(b, h, q_idx, kv_idx):
+        chunk = 64 * (h % 4 + 1)  # a lane-uniform divisor in [64, 256]
+        return (q_idx // chunk == kv_idx // chunk) & (q_idx >= kv_idx)
+
+    return per_head_chunked_causal
+
+
 def make_window_or_prefix():
     from attn_gym.masks import causal_mask, generate_prefix_lm_mask, generate_sliding_window
     from torch.nn.attention.flex_attention import and_masks, or_masks
@@ -832,6 +840,7 @@ CORPUS: list[MaskCase] = [
     MaskCase("sta_2d_32x32_t8", make_sta_2d_32, (1, 1, 1024, 1024), False, True, 1, True, ("attn_gym", "2d", "floordiv", "mod", "clamp", "piecewise")),
     MaskCase("block_diffusion_512_b32", _P(make_block_diffusion_sized, 512, 32), (1, 1, 1024, 1024), False, True, 1, True, ("attn_gym", "floordiv", "mod", "union", "piecewise")),
     MaskCase("jetspec_training_p50_b64", _P(make_jetspec_training_sized, 50, 64), (1, 1, 256, 306), False, True, 1, True, ("attn_gym", "floordiv", "mod", "union", "piecewise")),
+    MaskCase("per_head_chunked_causal", make_per_head_chunked_causal, (1, 4, 512, 512), False, True, 1, True, ("floordiv", "uniform_divisor")),
     MaskCase("window_or_prefix", make_window_or_prefix, (1, 1, 1024, 1024), True, True, 1, True, ("attn_gym", "union")),
     MaskCase("long_range_only", make_long_range_only, (1, 1, 1024, 1024), False, True, 1, True, ("attn_gym", "complement")),
 ]
@@ -898,6 +907,7 @@ EXPECTED: dict[str, tuple[int | None, str | None]] = {
     "sta_2d_32x32_t8": (2, None),
     "block_diffusion_512_b32": (2, None),
     "jetspec_training_p50_b64": (3, None),
+    "per_head_chunked_causal": (1, None),
     "window_or_prefix": (2, None),
     "long_range_only": (1, None),
 }

@@ -532,3 +532,36 @@ mask.func @select_in_operand {
 // CHECK-NEXT:   %[[DIL_2:.*]] = arith.ori %[[V3]], %[[V4]] : i1
 // CHECK-NEXT:   mask.yield %[[DIL_2]] : i1
 // CHECK-NEXT: }
+
+// A quotient by a lane-uniform divisor D > 0 (here h mod 4 + 1, in [1, 4])
+// compared with a lane-uniform value W: kv // D <= W is kv + L - W * D -
+// D + 1 <= 0, with W * D computed exactly in i64.
+mask.func @uniform_divisor {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %c4 = arith.constant 4 : i32
+  %c1 = arith.constant 1 : i32
+  %r = mask.floormod %h, %c4 : i32
+  %d = arith.addi %r, %c1 : i32
+  %qb = arith.floordivsi %q, %d : i32
+  %kb = arith.floordivsi %kv, %d : i32
+  %same = arith.cmpi sle, %kb, %qb : i32
+  mask.yield %same : i1
+}
+
+// CHECK-LABEL: mask.func @uniform_divisor window {
+// CHECK-NEXT: ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:   %[[C4:.*]] = arith.constant 4 : i32
+// CHECK-NEXT:   %[[C1:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:   %[[R:.*]] = mask.floormod %[[H]], %[[C4]] : i32
+// CHECK-NEXT:   %[[D:.*]] = arith.addi %[[R]], %[[C1]] : i32
+// CHECK-NEXT:   %[[QB:.*]] = arith.floordivsi %[[Q]], %[[D]] : i32
+// CHECK-NEXT:   %[[V0:.*]] = arith.extsi %[[QB]] : i32 to i64
+// CHECK-NEXT:   %[[V1:.*]] = arith.extsi %[[D]] : i32 to i64
+// CHECK-NEXT:   %[[V2:.*]] = arith.muli %[[V0]], %[[V1]] : i64
+// CHECK-NEXT:   %[[V3:.*]] = arith.extsi %[[KV]] : i32 to i64
+// CHECK-NEXT:   %[[V4:.*]] = arith.subi %[[V3]], %[[V2]] : i64
+// CHECK-NEXT:   %[[V5:.*]] = arith.extsi %[[D]] : i32 to i64
+// CHECK-NEXT:   %[[V6:.*]] = arith.subi %[[V4]], %[[V5]] : i64
+// CHECK-NEXT:   %[[SAME:.*]] = mask.lane_cmp "sle", 1 * lane + %[[V6]] + 1 : i64
+// CHECK-NEXT:   mask.yield %[[SAME]] : i1
+// CHECK-NEXT: }
