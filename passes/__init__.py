@@ -7,9 +7,40 @@ from collections.abc import Callable
 
 from xdsl.passes import ModulePass
 
+# Passes added at run time with `register_pass` (`maskopt.register_pass`).
+_REGISTERED: dict[str, Callable[[], type[ModulePass]]] = {}
+
+
+def register_pass(
+    name: str,
+    factory: Callable[[], type[ModulePass]] | type[ModulePass],
+    *,
+    replace: bool = False,
+) -> None:
+    """
+    Add a pass to `get_all_passes()` (and so to `mask-opt -p` in this
+    process). `factory` is the `ModulePass` class or a function returning it
+    (imported only when the pass is used). A taken name raises `ValueError`
+    unless `replace=True`.
+    """
+    if not name or not all(c.isalnum() or c in "-_." for c in name):
+        raise ValueError(f"invalid pass name {name!r}")
+    if isinstance(factory, type):
+        if not issubclass(factory, ModulePass):
+            raise TypeError(f"{factory.__name__} is not an xDSL ModulePass")
+        if factory.name != name:
+            raise ValueError(f"pass class {factory.__name__} is named '{factory.name}', not '{name}'")
+        cls = factory
+        factory = lambda: cls  # noqa: E731
+    elif not callable(factory):
+        raise TypeError(f"pass factory for '{name}' is not callable")
+    if not replace and name in get_all_passes():
+        raise ValueError(f"a pass named '{name}' is already registered")
+    _REGISTERED[name] = factory
+
 
 def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
-    """The curated passes of `mask-opt`, by name."""
+    """The curated passes of `mask-opt`, by name, and the registered ones."""
 
     def get_canonicalize():
         from xdsl.transforms.canonicalize import CanonicalizePass
@@ -56,4 +87,4 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "fold-intervals": get_fold_intervals,
         "simplify-intervals": get_simplify_intervals,
         "pack-mask": get_pack_mask,
-    }
+    } | _REGISTERED

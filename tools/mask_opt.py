@@ -13,6 +13,10 @@ cute. A `.py` input (`FILE.py:FUNCTION`, FUNCTION defaulting to `mask_mod`)
 is traced like inductor does and, without `-p`, packed with `pack-mask`.
 Functions that do not pack are reported as remarks on stderr.
 
+Extra passes and targets come from `maskopt.register_pass`/`register_target`
+in plugin modules: `maskopt.plugins` entry points and `$MASKOPT_PLUGINS`
+(comma-separated module names).
+
 Errors (a missing file, malformed IR, an op that fails verification, an
 exception in the user's mask_mod, an unknown pass) print one line,
 `mask-opt: error: ...`, and exit with status 1; `-o` is written only when
@@ -80,7 +84,52 @@ def get_all_targets():
 
         return CuteTarget
 
-    return {"mlir": get_mlir, "cute": get_cute}
+    return {"mlir": get_mlir, "cute": get_cute} | _REGISTERED_TARGETS
+
+
+PLUGIN_GROUP = "maskopt.plugins"
+_LOADED_PLUGINS: set[str] = set()
+
+
+def load_plugins() -> None:
+    """
+    Import, once, the plugin modules that register extra passes and targets:
+    the `maskopt.plugins` entry points of installed packages and the modules
+    named in `$MASKOPT_PLUGINS` (comma-separated).
+    """
+    from importlib import import_module
+    from importlib.metadata import entry_points
+
+    names = [ep.value.split(":")[0] for ep in entry_points(group=PLUGIN_GROUP)]
+    names += [n.strip() for n in os.environ.get("MASKOPT_PLUGINS", "").split(",") if n.strip()]
+    for name in names:
+        if name in _LOADED_PLUGINS:
+            continue
+        _LOADED_PLUGINS.add(name)
+        try:
+            import_module(name)
+        except Exception as e:
+            raise MaskOptError(f"plugin {name}: {type(e).__name__}: {e}") from e
+
+
+# Targets added at run time with `register_target` (`maskopt.register_target`).
+_REGISTERED_TARGETS: dict = {}
+
+
+def register_target(name: str, factory, *, replace: bool = False) -> None:
+    """Add a `-t` target: an xDSL `Target` class or a function returning it."""
+    from xdsl.utils.target import Target
+
+    if isinstance(factory, type):
+        if not issubclass(factory, Target):
+            raise TypeError(f"{factory.__name__} is not an xDSL Target")
+        cls = factory
+        factory = lambda: cls  # noqa: E731
+    elif not callable(factory):
+        raise TypeError(f"target factory for '{name}' is not callable")
+    if not replace and name in get_all_targets():
+        raise ValueError(f"a target named '{name}' is already registered")
+    _REGISTERED_TARGETS[name] = factory
 
 
 def split_python_spec(spec: str) -> tuple[str, str] | None:
@@ -136,6 +185,7 @@ class MaskOptMain(xDSLOptMain):
     def register_all_passes(self):
         from maskopt.passes import get_all_passes
 
+        load_plugins()
         for name, factory in get_all_passes().items():
             self.register_pass(name, factory)
 

@@ -1,0 +1,300 @@
+"""The public Python API: compile_mask, pipelines, pass/target registries."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+import textwrap
+from contextlib import redirect_stderr, redirect_stdout
+from dataclasses import dataclass
+
+import pytest
+import torch
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
+from xdsl.utils.target import Target
+
+import maskopt
+from maskopt.dialects import mask
+from maskopt.lowering import cute_emulator
+from maskopt.lowering.trace import trace_mask_mod
+from maskopt.tools import corpus
+
+CAUSAL_MLIR = textwrap.dedent(
+    """\
+    mask.func @causal {
+    ^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+      %ge = arith.cmpi sge, %q, %kv : i32
+      mask.yield %ge : i1
+    }
+    """
+)
+
+
+def _grid(n_q=40, n_kv=48):
+    q = torch.arange(0, 40 * n_q, 40, dtype=torch.int32).repeat_interleave(n_kv)
+    kv = torch.arange(0, 32 * n_kv, 32, dtype=torch.int32).repeat(n_q) + 5
+    z = torch.zeros_like(q)
+    return z, z, q, kv
+
+
+# compile_mask ---------------------------------------------------------------------
+
+
+def test_compile_mask_packed_result():
+    def window(b, h, q_idx, kv_idx):
+        return (q_idx >= kv_idx) & (q_idx - kv_idx <= 256)
+
+    r = maskopt.compile_mask(window)
+    assert r.packed and r.reason is None and not r.remarks
+    assert r.name == "window"
+    assert "interval.keep_word" in r.ir and "mask.func @window" in r.ir
+    assert "def mask_mod(" in r.cute_source and "__vec_size__ = 32" in r.cute_source
+    assert len(r.keep_mask_exprs) == 1
+    b, h, q, kv = _grid()
+    assert torch.equal(r.emulate().keep_words(b, h, q, kv), corpus.reference_words(window, b, h, q, kv))
+
+
+def test_compile_mask_unpacked_result_has_reason_and_remark():
+    case = corpus.get_case("doc_mask_gather")
+    r = maskopt.compile_mask(case.make(), name="doc_mask_gather")
+    assert not r.packed and "per-lane gather" in r.reason
+    assert r.keep_mask_exprs == []
+    (remark,) = r.remarks
+    assert remark.function == "doc_mask_gather" and remark.message == r.reason
+    assert remark.location and remark.location.split(":")[0].endswith("corpus.py")
+    assert str(remark).startswith(f"{remark.location}: remark: mask.func @doc_mask_gather not packed: ")
+
+
+def test_compile_mask_graph_module_with_aux_tensors():
+    fn = corpus.get_case("doc_start_causal_i32").make()
+    traced = trace_mask_mod(fn)
+    gm = traced.graph_module
+    for node in gm.graph.nodes:  # an embedder's graph may lack placeholder metadata
+        if node.op == "placeholder" and node.name not in ("b", "h", "q_idx", "kv_idx"):
+            node.meta.pop("val"), node.meta.pop("tensor_meta")
+    r = maskopt.compile_mask(gm, aux_tensors=traced.aux_tensors, name="doc")
+    assert r.packed and r.name == "doc" and r.aux_tensors == traced.aux_tensors
+    b, h, q, kv = _grid(n_q=25)  # q < 1000: the doc tensors' length
+    words = r.emulate().keep_words(b, h, q, kv, aux_tensors=r.aux_tensors)
+    assert torch.equal(words, corpus.reference_words(fn, b, h, q, kv))
+    with pytest.raises(TypeError, match="aux_tensors= is for a GraphModule"):
+        maskopt.compile_mask(fn, aux_tensors=traced.aux_tensors)
+
+
+def test_compile_mask_max_intervals_and_custom_pipeline():
+    def two_runs(b, h, q_idx, kv_idx):
+        return (kv_idx < 10) | (q_idx == kv_idx)
+
+    assert maskopt.compile_mask(two_runs).packed
+    one = maskopt.compile_mask(two_runs, max_intervals=1)
+    assert not one.packed and one.reason
+    seen = []
+    r = maskopt.compile_mask(
+        two_runs,
+        pipeline="canonicalize,lane-affine,fold-intervals{max-intervals=2}",
+        callback=lambda p, m: seen.append(p.name),
+    )
+    assert r.packed and seen == ["canonicalize", "lane-affine", "fold-intervals"]
+
+
+# Pipelines ------------------------------------------------------------------------
+
+
+def test_pipeline_parse_print_and_stages():
+    p = maskopt.Pipeline.parse("lane-affine,fold-intervals{max-intervals=4},simplify-intervals")
+    assert [q.name for q in p.passes] == ["lane-affine", "fold-intervals", "simplify-intervals"]
+    assert p.passes[1].max_intervals == 4
+    assert maskopt.Pipeline.parse(str(p)) == p
+    full = maskopt.Pipeline.pack_mask(3)
+    assert str(full).count(",") == 8 and "fold-intervals{max_intervals=3}" in str(full)
+    module = maskopt.parse_mlir(CAUSAL_MLIR)
+    before = str(module)
+    stages = full.stages(module)
+    assert str(module) == before  # stages() runs on a clone
+    assert [name for name, _ in stages][:3] == ["canonicalize", "cse", "lane-affine"]
+    assert "mask.lane_cmp" in stages[2][1] and "interval.keep_word" in stages[-1][1]
+    with pytest.raises(ValueError, match="Unrecognized passes"):
+        maskopt.Pipeline.parse("no-such-pass")
+
+
+def test_run_pipeline_callback_sees_module_after_each_pass():
+    module = maskopt.parse_mlir(CAUSAL_MLIR)
+    seen: list[tuple[str, bool]] = []
+
+    def callback(p: ModulePass, m: ModuleOp) -> None:
+        seen.append((p.name, "interval.keep_word" in str(m)))
+
+    out = maskopt.run_pipeline(module, "lane-affine,fold-intervals", callback=callback)
+    assert out is module
+    assert seen == [("lane-affine", False), ("fold-intervals", True)]
+    again = maskopt.Pipeline.of("canonicalize") + "cse"
+    assert [q.name for q in again.passes] == ["canonicalize", "cse"]
+
+
+# Registries -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TagFuncs(ModulePass):
+    """Test pass: renames every mask.func to `<prefix><name>`."""
+
+    name = "tag-funcs"
+    prefix: str = "t_"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        from xdsl.dialects.builtin import StringAttr
+
+        for f in op.walk():
+            if isinstance(f, mask.FuncOp):
+                f.sym_name = StringAttr(self.prefix + f.sym_name.data)
+
+
+@dataclass(frozen=True)
+class FuncNames(Target):
+    """Test target: one line per mask.func: its name and whether it packed."""
+
+    name = "func-names"
+
+    def emit(self, ctx: Context, module: ModuleOp, output) -> None:
+        for f in module.walk():
+            if isinstance(f, mask.FuncOp):
+                print(f"{f.sym_name.data} packed={f.is_packed}", file=output)
+
+
+@pytest.fixture
+def registered():
+    from maskopt.passes import _REGISTERED
+    from maskopt.tools.mask_opt import _REGISTERED_TARGETS
+
+    maskopt.register_pass("tag-funcs", TagFuncs)
+    maskopt.register_target("func-names", lambda: FuncNames)
+    yield
+    _REGISTERED.pop("tag-funcs", None)
+    _REGISTERED_TARGETS.pop("func-names", None)
+
+
+def test_registered_pass_and_target_in_api_and_driver(registered, tmp_path):
+    assert "tag-funcs" in maskopt.get_all_passes() and "func-names" in maskopt.get_all_targets()
+    module = maskopt.parse_mlir(CAUSAL_MLIR)
+    maskopt.run_pipeline(module, "tag-funcs{prefix=x_},pack-mask")
+    assert maskopt.emit(module, "func-names") == "x_causal packed=True\n"
+    # mask-opt (in this process) sees both.
+    from maskopt.tools.mask_opt import main
+
+    src = tmp_path / "causal.mlir"
+    src.write_text(CAUSAL_MLIR)
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        rc = main([str(src), "-p", "tag-funcs,pack-mask", "-t", "func-names"])
+    assert rc == 0, err.getvalue()
+    assert out.getvalue() == "t_causal packed=True\n"
+
+
+def test_register_refuses_taken_names_and_wrong_classes(registered):
+    with pytest.raises(ValueError, match="already registered"):
+        maskopt.register_pass("tag-funcs", TagFuncs)
+    with pytest.raises(ValueError, match="already registered"):
+        maskopt.register_pass("lane-affine", lambda: TagFuncs)
+    with pytest.raises(ValueError, match="is named 'tag-funcs'"):
+        maskopt.register_pass("other-name", TagFuncs)
+    with pytest.raises(TypeError, match="not an xDSL ModulePass"):
+        maskopt.register_pass("not-a-pass", FuncNames)
+    with pytest.raises(ValueError, match="already registered"):
+        maskopt.register_target("cute", FuncNames)
+    maskopt.register_pass("tag-funcs", lambda: TagFuncs, replace=True)
+    with pytest.raises(ValueError, match="unknown target 'nope'"):
+        maskopt.emit(maskopt.parse_mlir(CAUSAL_MLIR), "nope")
+
+
+def test_ir_api_imports_neither_torch_nor_cutlass():
+    code = textwrap.dedent(
+        f"""
+        import sys
+        import maskopt, maskopt.inductor
+        m = maskopt.parse_mlir({CAUSAL_MLIR!r})
+        maskopt.Pipeline.pack_mask().run(m)
+        src = maskopt.emit(m, "cute")
+        assert "def mask_mod(" in src
+        bad = [n for n in ("torch", "cutlass", "sympy") if n in sys.modules]
+        assert not bad, bad
+        """
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_emitted_keep_mask_exprs_or_to_the_word():
+    """CompiledMask.keep_mask_exprs: OR-ed in a template, they give the module's words."""
+    r = maskopt.compile_mask(corpus.get_case("prefix_lm_77").make())
+    assert len(r.keep_mask_exprs) == 2
+    body = "\n".join(f"    w = w | {e}" for e in r.keep_mask_exprs)
+    source = (
+        "import cutlass\nimport cutlass.cute as cute\nfrom flash_attn.cute import utils\n\n"
+        "@cute.jit\ndef mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):\n"
+        f"    w = cutlass.Uint32(0)\n{body}\n"
+        "    packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)\n"
+        "    packed[0] = w\n    return packed.load()\n\nmask_mod.__vec_size__ = 32\n"
+    )
+    b, h, q, kv = _grid()
+    got = cute_emulator.load_module(source).keep_words(b, h, q, kv)
+    assert torch.equal(got, r.emulate().keep_words(b, h, q, kv))
+
+
+def test_mask_opt_cli_loads_plugins(tmp_path):
+    """A plugin module ($MASKOPT_PLUGINS or a `maskopt.plugins` entry point)
+    registers a pass and a target that the mask-opt command line uses."""
+    import os
+    import shutil
+
+    (tmp_path / "my_maskopt_plugin.py").write_text(
+        textwrap.dedent(
+            """\
+            import maskopt
+
+            def _pass():
+                from dataclasses import dataclass
+                from xdsl.passes import ModulePass
+
+                @dataclass(frozen=True)
+                class Nothing(ModulePass):
+                    name = "do-nothing"
+
+                    def apply(self, ctx, op):
+                        pass
+
+                return Nothing
+
+            def _target():
+                from dataclasses import dataclass
+                from xdsl.utils.target import Target
+
+                @dataclass(frozen=True)
+                class Count(Target):
+                    name = "count-funcs"
+
+                    def emit(self, ctx, module, output):
+                        print(len(list(module.ops)), file=output)
+
+                return Count
+
+            maskopt.register_pass("do-nothing", _pass)
+            maskopt.register_target("count-funcs", _target)
+            """
+        )
+    )
+    src = tmp_path / "causal.mlir"
+    src.write_text(CAUSAL_MLIR)
+    mask_opt = shutil.which("mask-opt", path=os.path.dirname(sys.executable))
+    env = dict(os.environ, MASKOPT_PLUGINS="my_maskopt_plugin", PYTHONPATH=str(tmp_path))
+    run = subprocess.run(
+        [mask_opt, str(src), "-p", "do-nothing,pack-mask", "-t", "count-funcs"],
+        env=env, capture_output=True, text=True,
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout == "1\n"
+    env["MASKOPT_PLUGINS"] = "no_such_plugin_module"
+    run = subprocess.run([mask_opt, str(src)], env=env, capture_output=True, text=True)
+    assert run.returncode == 1
+    assert run.stderr.startswith("mask-opt: error: plugin no_such_plugin_module: ModuleNotFoundError")

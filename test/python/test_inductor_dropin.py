@@ -1,0 +1,413 @@
+"""
+`maskopt.inductor`: the drop-in for torch inductor's select_packed_mask_intervals.
+
+The keep words that the drop-in's elements render are checked the way
+inductor uses them: the elements go through torch's real
+`flash_attention.py.jinja` (its mask_mod block, rendered with jinja2), the
+rendered mask_mod runs on maskopt's CPU emulator of CuTe code, and its words
+must equal eager torch evaluation of the mask. After `install()`,
+torch.compile of flex_attention (BACKEND="FLASH") reaches maskopt with the
+real mask graph, and inductor's own template renders maskopt's expressions.
+"""
+
+from __future__ import annotations
+
+import os
+import textwrap
+from unittest import mock
+
+import pytest
+import sympy
+import torch
+
+from conftest import compiled, points
+from maskopt import inductor as mi
+from maskopt.lowering import cute_emulator
+from maskopt.lowering.trace import trace_mask_mod
+from maskopt.tools import corpus
+
+aten = torch.ops.aten
+
+# Template rendering -------------------------------------------------------------
+
+
+def template_mask_mod(elements, n_tensor_buffers: int) -> str:
+    """The mask_mod that torch's flash_attention.py.jinja prints for `elements`,
+    as a module the emulator (or the CuTe DSL) can load."""
+    import jinja2
+    import torch._inductor.kernel.flex as flex
+
+    path = os.path.join(os.path.dirname(flex.__file__), "templates", "flash_attention.py.jinja")
+    with open(path) as f:
+        template = jinja2.Environment(undefined=jinja2.StrictUndefined).from_string(f.read())
+    tensor_names = [f"aux_tensors[{i}]" for i in range(n_tensor_buffers)]
+    rendered = template.render(
+        def_kernel=lambda *names: "def kernel():",
+        unpack_buffers=lambda *a, **k: "",
+        add_tensor_inputs=lambda buffers: tensor_names,
+        modification=lambda **k: "",
+        set_cute_hash=lambda *a: "",
+        get_output=lambda: "None",
+        get_tensor_buffers=lambda: [],
+        NEEDS_BLOCK_MASK=True,
+        HAS_SCORE_MOD=False,
+        MASK_MOD_PACKED_INTERVALS=elements,
+        MASK_MOD_OTHER_BUFFERS=[],
+        MASK_MOD_VEC_SIZE=32,
+        SCORE_MOD_VEC_SIZE=None,
+        SM_SCALE=1.0,
+        SPARSE_Q_BLOCK_SIZE=128,
+        SPARSE_KV_BLOCK_SIZE=128,
+    )
+    return extract_mask_mod(rendered)
+
+
+def extract_mask_mod(kernel_source: str) -> str:
+    """The `@cute.jit def mask_mod` block of a rendered FLASH kernel, as a module."""
+    lines = kernel_source.splitlines()
+    start = next(i for i, ln in enumerate(lines) if ln.strip().startswith("def mask_mod("))
+    assert lines[start - 1].strip() == "@cute.jit"
+    end = next(i for i, ln in enumerate(lines) if ln.strip().startswith("mask_mod.__vec_size__"))
+    body = textwrap.dedent("\n".join(lines[start - 1 : end + 1]))
+    return (
+        "import cutlass\nimport cutlass.cute as cute\n"
+        "import flash_attn.cute.utils as utils\n\n" + body + "\n"
+    )
+
+
+def dropin_words(elements, n_tensor_buffers, b, h, q, kv, aux_tensors=()):
+    emu = cute_emulator.load_module(template_mask_mod(elements, n_tensor_buffers))
+    return emu.keep_words(b, h, q, kv, aux_tensors=list(aux_tensors))
+
+
+def assert_same_words(words, ref, b, h, q, kv):
+    bad = (words != ref).nonzero().flatten()
+    assert bad.numel() == 0, (
+        f"{bad.numel()} of {len(ref)} words differ; first at b={int(b[bad[0]])} "
+        f"h={int(h[bad[0]])} q={int(q[bad[0]])} kv={int(kv[bad[0]])}: "
+        f"got {int(words[bad[0]]):#010x}, want {int(ref[bad[0]]):#010x}"
+    )
+
+
+# The corpus -----------------------------------------------------------------------
+
+ALL = [c.name for c in corpus.CORPUS]
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_template_words_match_eager_torch(name):
+    """The drop-in packs exactly what maskopt packs (not the full mask), and the
+    template's OR of its keep_mask_expr()s is the mask."""
+    case, fn, result = compiled(name)
+    traced = trace_mask_mod(fn, name=name)
+    elements = mi.select_packed_mask_intervals(traced.graph_module, traced.aux_tensors)
+    if not result.packed or name == "full":  # per-lane, or keeps every lane
+        assert elements is None
+        return
+    assert elements is not None and len(elements) <= mi.MAX_INTERVALS
+    b, h, q, kv = points(name, n_rows=6)
+    ref = corpus.reference_words(fn, b, h, q, kv)
+    words = dropin_words(elements, len(traced.aux_tensors), b, h, q, kv, traced.aux_tensors)
+    assert_same_words(words, ref, b, h, q, kv)
+
+
+@pytest.mark.parametrize("name", [c.name for c in corpus.CORPUS if c.inductor_packs])
+def test_packs_whatever_inductor_packs(name):
+    case, fn, _ = compiled(name)
+    traced = trace_mask_mod(fn, name=name)
+    assert mi.select_packed_mask_intervals(traced.graph_module, traced.aux_tensors) is not None
+
+
+def test_range_elements_render_bounds():
+    _, fn, _ = compiled("sliding_window_100")
+    traced = trace_mask_mod(fn)
+    (element,) = mi.select_packed_mask_intervals(traced.graph_module)
+    assert isinstance(element, mi.PackedMaskRange)
+    assert not element.is_full()
+    lower, upper = element.render_lower(), element.render_upper()
+    assert "q_idx[0]" in lower and "kv_idx[0]" in upper
+    # The bounds are lane numbers: evaluate them like inductor's tests do.
+    env = {"cutlass": corpus._Cutlass, "min": min, "max": max}
+    for qv, kvv in [(0, 0), (150, 40), (150, 130), (1000, 900)]:
+        env.update(q_idx=[qv], kv_idx=[kvv], b_idx=[0], h_idx=[0])
+        lo, up = int(eval(lower, env)), int(eval(upper, env))  # noqa: S307
+        want = [fn(*(torch.tensor(x) for x in (0, 0, qv, kvv + lane))).item() for lane in range(32)]
+        assert want == [lo <= lane < up for lane in range(32)]
+
+
+def test_aux_tensors_follow_other_buffers_order():
+    """aux_tensors[i] is the i-th *tensor* buffer, scalars not counted."""
+    _, fn, _ = compiled("doc_start_causal_i32")
+    traced = trace_mask_mod(fn)
+    (element,) = mi.select_packed_mask_intervals(traced.graph_module, [object()])
+    assert "aux_tensors[0]" in element.keep_mask_expr()
+
+
+# Hand-built graphs (no metadata), symbolic scalars ----------------------------------
+
+
+def _graph(build, n_aux=0):
+    g = torch.fx.Graph()
+    b, h, q, kv = (g.placeholder(n) for n in ("b", "h", "q_idx", "kv_idx"))
+    aux = [g.placeholder(f"aux{i}") for i in range(n_aux)]
+    g.output(build(g, b, h, q, kv, *aux))
+    return torch.fx.GraphModule({}, g)
+
+
+def _f(g, target, *args, **kwargs):
+    return g.call_function(target, args, kwargs)
+
+
+HAND_BUILT = {
+    "not_causal": lambda g, b, h, q, kv: _f(g, aten.logical_not.default, _f(g, aten.ge.Tensor, q, kv)),
+    "ne_diagonal": lambda g, b, h, q, kv: _f(g, aten.ne.Tensor, kv, q),
+    "lane_uniform_eq": lambda g, b, h, q, kv: _f(g, aten.eq.Scalar, q, 16),
+    "disjoint_or": lambda g, b, h, q, kv: _f(
+        g,
+        aten.bitwise_or.Tensor,
+        _f(g, aten.eq.Tensor, kv, q),
+        _f(g, aten.eq.Tensor, kv, _f(g, aten.add.Scalar, q, 2)),
+    ),
+    "block_equality": lambda g, b, h, q, kv: _f(
+        g,
+        aten.eq.Tensor,
+        _f(g, aten.div.Tensor_mode, q, 16, rounding_mode="floor"),
+        _f(g, aten.div.Tensor_mode, kv, 16, rounding_mode="floor"),
+    ),
+    "row_bounded_causal": lambda g, b, h, q, kv: _f(
+        g, aten.bitwise_and.Tensor, _f(g, aten.ge.Tensor, q, kv), _f(g, aten.lt.Scalar, q, 100)
+    ),
+}
+
+
+def _eager(gm, *extra):
+    def mask_mod(b, h, q, kv):
+        return gm(b, h, q, kv, *extra)
+
+    return mask_mod
+
+
+def _grid():
+    q = torch.arange(0, 300, 7, dtype=torch.int32).repeat_interleave(40)
+    kv = torch.arange(0, 320, 8, dtype=torch.int32).repeat(len(q) // 40)
+    zeros = torch.zeros_like(q)
+    return zeros, zeros, q, kv
+
+
+@pytest.mark.parametrize("name", sorted(HAND_BUILT))
+def test_hand_built_graphs_without_metadata(name):
+    from torch._inductor.virtualized import V
+
+    gm = _graph(HAND_BUILT[name])
+    without = mi.select_packed_mask_intervals(gm)
+    with V.set_graph_handler(corpus._mock_graph_handler()):
+        with_handler = mi.select_packed_mask_intervals(gm)
+    assert without is not None and with_handler == without
+    b, h, q, kv = _grid()
+    ref = corpus.reference_words(_eager(gm), b, h, q, kv)
+    assert_same_words(dropin_words(without, 0, b, h, q, kv), ref, b, h, q, kv)
+
+
+def _doc_graph():
+    """kv >= offsets[doc_ids[b, q]] & kv < limit, `limit` a symbolic scalar
+    (the placeholder order of inductor's own test: limit, doc_ids, offsets)."""
+
+    def build(g, b, h, q, kv, limit, doc_ids, offsets):
+        doc = _f(g, aten.index.Tensor, doc_ids, [b, q])
+        start = _f(g, aten.index.Tensor, offsets, [doc])
+        return _f(
+            g, aten.bitwise_and.Tensor, _f(g, aten.ge.Tensor, kv, start), _f(g, aten.lt.Tensor, kv, limit)
+        )
+
+    return _graph(build, n_aux=3)
+
+
+def test_symbolic_scalar_renders_through_symbol_codes():
+    gm = _doc_graph()
+    doc_ids = torch.div(torch.arange(320, dtype=torch.int32), 50, rounding_mode="floor").reshape(1, 320)
+    offsets = torch.arange(0, 350, 50, dtype=torch.int32)
+    s = sympy.Symbol("s_limit", integer=True, nonnegative=True)
+    elements = mi.select_packed_mask_intervals(
+        gm, [s, doc_ids, offsets], aux_scalar_symbol_codes={s: "aux_scalars[0]"}
+    )
+    assert elements is not None and len(elements) == 1
+    expr = elements[0].keep_mask_expr()
+    assert "aux_scalars[0]" in expr and "aux_tensors[0]" in expr and "aux_tensors[1]" in expr
+    # A scalar bound needs a code: none given, no pack.
+    assert mi.select_packed_mask_intervals(gm, [s, doc_ids, offsets]) is None
+    # with_symbol_codes re-renders: a constant limit, checked against eager torch.
+    limit = 203
+    rebound = tuple(e.with_symbol_codes({s: f"cutlass.Int32({limit})"}) for e in elements)
+    assert "aux_scalars" not in rebound[0].keep_mask_expr()
+    b, h, q, kv = _grid()
+    ref = corpus.reference_words(_eager(gm, torch.tensor(limit, dtype=torch.int32), doc_ids, offsets), b, h, q, kv)
+    words = dropin_words(rebound, 2, b, h, q, kv, [doc_ids, offsets])
+    assert_same_words(words, ref, b, h, q, kv)
+
+
+def test_returns_none_or_empty_like_inductor():
+    full = _graph(lambda g, b, h, q, kv: _f(g, aten.full.default, [], True, dtype=torch.bool))
+    empty = _graph(lambda g, b, h, q, kv: _f(g, aten.full.default, [], False, dtype=torch.bool))
+    even = _graph(
+        lambda g, b, h, q, kv: _f(g, aten.eq.Scalar, _f(g, aten.remainder.Scalar, kv, 2), 0)
+    )
+    nine = _graph(
+        lambda g, b, h, q, kv: _or_all(
+            g, [_f(g, aten.eq.Tensor, kv, _f(g, aten.add.Scalar, q, 3 * i)) for i in range(9)]
+        )
+    )
+    assert mi.select_packed_mask_intervals(full) is None  # keeps every lane
+    assert mi.select_packed_mask_intervals(empty) == ()  # keeps none: the template ORs nothing
+    assert mi.select_packed_mask_intervals(even) is None  # 16 runs
+    assert mi.select_packed_mask_intervals(nine) is None  # 9 runs > 8
+    assert mi.select_packed_mask_intervals(_graph(lambda g, b, h, q, kv: q)) is None  # not a bool
+
+
+def _or_all(g, terms):
+    out = terms[0]
+    for t in terms[1:]:
+        out = _f(g, aten.bitwise_or.Tensor, out, t)
+    return out
+
+
+# install(): torch.compile of flex_attention reaches maskopt --------------------------
+
+OFFSETS = torch.tensor([0, 40, 100, 128], dtype=torch.int32)
+
+
+def doc_start_causal(b, h, q_idx, kv_idx):
+    return (q_idx >= kv_idx) & (kv_idx >= OFFSETS[b + 1] - 40)
+
+
+class _Stop(Exception):
+    pass
+
+
+def compile_flash_kernel(mask_mod, shape=(1, 1, 256, 256)):
+    """torch.compile flex_attention with BACKEND="FLASH" on the CPU and return the
+    FLASH kernel source inductor renders (stopping before autotuning: it cannot
+    run without SM100). The CPU lowering is routed to inductor's FLASH lowering
+    (`create_flex_flash_attention_kernel`) with the CUDA head of
+    `flex_attention`'s lowering, under an SM100 device capability."""
+    import torch._inductor.kernel.flex.flex_flash_attention as ffa
+    import torch._inductor.lowering as lowering
+    from torch._inductor.kernel.flex.common import (
+        build_subgraph_buffer,
+        create_placeholder,
+        freeze_irnodes,
+        maybe_realize,
+    )
+    from torch._inductor.kernel.flex.flex_attention import realize_captures_for_cutedsl
+    from torch.nn.attention.flex_attention import create_block_mask, flex_attention
+
+    pytest.importorskip("flash_attn.cute")
+    B, H, Q, KV = shape
+    block_mask = create_block_mask(mask_mod, B, H, Q, KV, device="cpu", _compile=False)
+    x = torch.zeros(B, H, Q, 64, dtype=torch.bfloat16)
+    sources: list[str] = []
+
+    def stop_at_autotune(name, choices, *args, **kwargs):
+        for choice in choices:
+            with open(choice.bmreq.module_path) as f:
+                sources.append(f.read())
+        raise _Stop
+
+    def flash_lowering(query, key, value, subgraph, block_mask, scale, kernel_options,
+                       score_mod_other_buffers, mask_mod_other_buffers):
+        dev = query.get_device()
+        kv_num, kv_idx, full_num, full_idx = block_mask[2:6]
+        q_block, kv_block, mask_graph = block_mask[-3:]
+        mask_buffers = realize_captures_for_cutedsl(mask_mod_other_buffers)
+        names = [("b", torch.int32), ("h", torch.int32), ("m", torch.int32), ("n", torch.int32)]
+        mask_buffer = build_subgraph_buffer(
+            [create_placeholder(n, t, dev) for n, t in names] + list(mask_buffers), mask_graph
+        )
+        freeze_irnodes(mask_buffer)
+        score_buffer = build_subgraph_buffer(
+            [create_placeholder("score", query.get_dtype(), dev)]
+            + [create_placeholder(n, t, dev) for n, t in names]
+            + list(score_mod_other_buffers),
+            subgraph,
+        )
+        query, key, value, kv_num, kv_idx, full_num, full_idx = maybe_realize(
+            [query, key, value, kv_num, kv_idx, full_num, full_idx]
+        )
+        with (
+            mock.patch("torch.cuda.is_available", return_value=True),
+            mock.patch("torch.cuda.get_device_capability", return_value=(10, 0)),
+        ):
+            return ffa.create_flex_flash_attention_kernel(
+                query, key, value, block_mask, scale, kernel_options, score_buffer, mask_buffer,
+                list(score_mod_other_buffers), list(mask_buffers), kv_num, kv_idx, full_num,
+                full_idx, q_block, kv_block, mask_graph=mask_graph, subgraph=subgraph,
+            )
+
+    op = torch.ops.higher_order.flex_attention
+    torch._dynamo.reset()
+    with (
+        mock.patch.dict(lowering.lowerings, {op: flash_lowering}),
+        mock.patch.object(ffa, "autotune_select_algorithm", stop_at_autotune),
+    ):
+        try:
+            torch.compile(flex_attention, fullgraph=True)(
+                x, x, x, block_mask=block_mask, kernel_options={"BACKEND": "FLASH"}
+            )
+        except Exception:  # noqa: BLE001 - _Stop, wrapped by inductor
+            if not sources:
+                raise
+    torch._dynamo.reset()
+    (source,) = sources
+    return source
+
+
+def test_install_routes_inductor_flash_lowering_through_maskopt():
+    calls = []
+    real = mi.select_packed_mask_intervals
+
+    def spy(graph_module, other_buffers=(), aux_scalar_symbol_codes=None):
+        out = real(graph_module, other_buffers, aux_scalar_symbol_codes)
+        calls.append((graph_module, tuple(other_buffers), out))
+        return out
+
+    # Inductor's own analysis first: what the kernel looks like without maskopt.
+    own = compile_flash_kernel(doc_start_causal)
+    assert "mask_mod_packed[0] | " in own and not calls
+    with mock.patch.object(mi, "select_packed_mask_intervals", spy), mi.installed():
+        assert mi.is_installed()
+        source = compile_flash_kernel(doc_start_causal)
+    assert not mi.is_installed()
+    # maskopt saw the real mask graph (inductor's placeholders arg0_1...) and buffers.
+    (graph_module, buffers, elements), = calls
+    placeholders = [n for n in graph_module.graph.nodes if n.op == "placeholder"]
+    assert [n.name for n in placeholders] == ["arg0_1", "arg1_1", "arg2_1", "arg3_1", "arg4_1"]
+    assert len(buffers) == 1 and buffers[0].get_dtype() == torch.int32
+    assert elements is not None
+    # Inductor's template printed maskopt's expressions...
+    for e in elements:
+        assert e.keep_mask_expr() in source
+    assert source != own
+    # ...and the rendered mask_mod computes the mask.
+    b = torch.tensor([0, 1, 2], dtype=torch.int32).repeat_interleave(256 * 8)
+    q = torch.arange(0, 256, 32, dtype=torch.int32).repeat_interleave(256).repeat(3)
+    kv = torch.arange(256, dtype=torch.int32).repeat(24)
+    h = torch.zeros_like(b)
+    emu = cute_emulator.load_module(extract_mask_mod(source))
+    words = emu.keep_words(b, h, q, kv, aux_tensors=[OFFSETS])
+    ref = corpus.reference_words(doc_start_causal, b, h, q, kv)
+    assert_same_words(words, ref, b, h, q, kv)
+
+
+def test_uninstall_restores_inductor():
+    import torch._inductor.kernel.flex.flex_flash_attention as ffa
+    import torch._inductor.kernel.flex.interval_mask_packing as imp
+
+    before = (ffa.select_packed_mask_intervals, ffa.get_flex_flash_fwd_configs)
+    mi.install()
+    mi.install()  # idempotent
+    try:
+        assert ffa.select_packed_mask_intervals is not before[0]
+        assert imp.select_packed_mask_intervals is ffa.select_packed_mask_intervals
+    finally:
+        mi.uninstall()
+    assert (ffa.select_packed_mask_intervals, ffa.get_flex_flash_fwd_configs) == before
+    assert imp.select_packed_mask_intervals is before[0]
