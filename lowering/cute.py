@@ -490,7 +490,10 @@ def print_cute_module(module: ModuleOp, output: IO[str]) -> None:
         ctx.used = set()
         py_name = "mask_mod" if len(funcs) == 1 else ctx.fresh(func.sym_name.data)
         ctx.used.add(py_name)
-        _FunctionPrinter(func, ctx).print_function(py_name)
+        try:
+            _FunctionPrinter(func, ctx).print_function(py_name)
+        except CuteEmitError as e:
+            raise CuteEmitError(f"mask.func @{func.sym_name.data}: {e}") from None
 
 
 def keep_mask_exprs(func: mask.FuncOp) -> list[str]:

@@ -88,21 +88,70 @@ def node_shape(node: torch.fx.Node) -> tuple[int, ...] | None:
 
 
 def user_location(node: torch.fx.Node) -> LocationAttr:
-    """The innermost frame of the user's code in the node's stack trace."""
+    """
+    The innermost frame of the user's code in the node's stack trace, with
+    the column where the expression that made the node starts (from the
+    caret line under the source line, as `trace_mask_mod` records it; the
+    first column of the statement when there is none).
+    """
     trace = node.meta.get("stack_trace") or ""
     lines = trace.splitlines()
     found = None
     for i, line in enumerate(lines):
         m = _FRAME.search(line)
         if m and not os.path.abspath(m.group(1)).startswith(_TORCH_DIR):
-            col = 1
-            if i + 1 < len(lines) and not _FRAME.search(lines[i + 1]):
-                src = lines[i + 1]
-                col = len(src) - len(src.lstrip()) - 3 if src.startswith("    ") else 1
-            found = (m.group(1), int(m.group(2)), max(col, 1))
+            filename, lineno = m.group(1), int(m.group(2))
+            found = (filename, lineno, _column(filename, lineno, lines[i + 1 : i + 3]))
     if found is None:
         return UnknownLoc()
     return FileLineColLoc(StringAttr(found[0]), IntAttr(found[1]), IntAttr(found[2]))
+
+
+def _column(filename: str, lineno: int, following: list[str]) -> int:
+    """The 1-based column a frame points at: its caret line, else the statement start."""
+    import linecache
+
+    source = linecache.getline(filename, lineno)
+    indent = len(source) - len(source.lstrip()) if source.strip() else 0
+    if len(following) == 2 and not _FRAME.search(following[0]):
+        carets = following[1]
+        body = carets.strip()
+        if body and set(body) <= set("^~") and carets.startswith("    "):
+            # The formatted line is the stripped source line after 4 spaces.
+            return len(carets) - len(carets.lstrip()) - 4 + indent + 1
+    return indent + 1
+
+
+def user_source(node: torch.fx.Node) -> str | None:
+    """The source text of the expression that made `node`: the part of the
+    innermost user frame's line underlined by its caret line, or None."""
+    lines = (node.meta.get("stack_trace") or "").splitlines()
+    text = None
+    for i, line in enumerate(lines):
+        m = _FRAME.search(line)
+        if m and not os.path.abspath(m.group(1)).startswith(_TORCH_DIR):
+            text = None
+            if i + 2 < len(lines) and not _FRAME.search(lines[i + 1]):
+                src, carets = lines[i + 1], lines[i + 2]
+                body = carets.strip()
+                if body and set(body) <= set("^~"):
+                    start = len(carets) - len(carets.lstrip())
+                    text = src[start : start + len(body)] or None
+    return text
+
+
+def node_text(node: torch.fx.Node) -> str:
+    """A node for error messages: its source expression and aten target when
+    the stack trace has them (`q_idx.float()` (prims.convert_element_type)),
+    else `node.format_node()`."""
+    source = user_source(node)
+    if source is None:
+        return f"`{node.format_node()}`"
+    target = node.target
+    name = getattr(target, "__name__", None) or str(target)
+    if hasattr(target, "namespace") and hasattr(target, "_overloadpacket"):
+        name = f"{target.namespace}.{target._overloadpacket.__name__}"
+    return f"`{source}` ({name})"
 
 
 def format_location(loc: LocationAttr) -> str:
@@ -168,8 +217,8 @@ class _Importer:
     def result_type(self, node: torch.fx.Node) -> IntegerType:
         dtype = node_dtype(node)
         if dtype is None:
-            raise FXImportError(f"{self.where(node)}: `{node.format_node()}` has no dtype metadata")
-        return element_type(dtype, f"{self.where(node)}: `{node.format_node()}`")
+            raise FXImportError(f"{self.where(node)}: {node_text(node)} has no dtype metadata")
+        return element_type(dtype, f"{self.where(node)}: {node_text(node)}")
 
     def promoted(self, node: torch.fx.Node, args: Sequence[Any]) -> IntegerType:
         """The type torch computes a comparison in: the widest tensor operand."""
@@ -198,13 +247,13 @@ class _Importer:
             if node.op != "call_function":
                 raise FXImportError(
                     f"{self.where(node)}: unsupported node in mask_mod: "
-                    f"`{node.format_node()}`"
+                    f"{node_text(node)}"
                 )
             emitter = EMITTERS.get(node.target)
             if emitter is None:
                 raise FXImportError(
                     f"{self.where(node)}: unsupported operation in mask_mod: "
-                    f"`{node.format_node()}`"
+                    f"{node_text(node)}"
                 )
             value = emitter(self, node)
             if value.name_hint is None:
@@ -251,7 +300,7 @@ def _add_sub(op_cls) -> Emitter:
         alpha = node.kwargs.get("alpha", node.args[2] if len(node.args) > 2 else 1)
         if alpha != 1:
             if not isinstance(alpha, int):
-                raise FXImportError(f"{self.where(node)}: non-integer alpha in `{node.format_node()}`")
+                raise FXImportError(f"{self.where(node)}: non-integer alpha in {node_text(node)}")
             rhs = self.add(arith.MuliOp(rhs, self.operand(alpha, t, node.name)))
         return self.add(op_cls(lhs, rhs), node.name)
 
@@ -274,7 +323,7 @@ def _div_mode(self: _Importer, node: torch.fx.Node) -> SSAValue:
     if t == i1 or mode not in ("floor", "trunc"):
         raise FXImportError(
             f"{self.where(node)}: true division in a mask_mod is float arithmetic: "
-            f"`{node.format_node()}`; use // (floor division)"
+            f"{node_text(node)}; use // (floor division)"
         )
     lhs = self.operand(node.args[0], t, node.name)
     rhs = self.operand(node.args[1], t, node.name)
@@ -356,10 +405,10 @@ def _clamp(self: _Importer, node: torch.fx.Node) -> SSAValue:
 def _full(self: _Importer, node: torch.fx.Node) -> SSAValue:
     size, value = node.args[0], node.args[1]
     if list(size) not in ([], [1]):
-        raise FXImportError(f"{self.where(node)}: non-scalar `{node.format_node()}`")
+        raise FXImportError(f"{self.where(node)}: non-scalar {node_text(node)}")
     t = self.result_type(node)
     if not isinstance(value, (bool, int)):
-        raise FXImportError(f"{self.where(node)}: non-integer constant in `{node.format_node()}`")
+        raise FXImportError(f"{self.where(node)}: non-integer constant in {node_text(node)}")
     return self.const(value, t)
 
 
@@ -383,20 +432,20 @@ class _Row:
 def _index(self: _Importer, node: torch.fx.Node) -> SSAValue:
     base, indices = node.args
     if not isinstance(base, torch.fx.Node):
-        raise FXImportError(f"{self.where(node)}: unsupported `{node.format_node()}`")
+        raise FXImportError(f"{self.where(node)}: unsupported {node_text(node)}")
     tensor = self.values[base]
     prefix: tuple[SSAValue, ...] = ()
     if isinstance(tensor, _Row):
         tensor, prefix = tensor.tensor, tensor.prefix
     if not isinstance(tensor.type, TensorType):
         raise FXImportError(
-            f"{self.where(node)}: `{node.format_node()}` indexes a value that is "
+            f"{self.where(node)}: {node_text(node)} indexes a value that is "
             "not an aux tensor"
         )
     rank = len(tensor.type.get_shape()) - len(prefix)
     if len(indices) > rank or any(i is None for i in indices):
         raise FXImportError(
-            f"{self.where(node)}: `{node.format_node()}` must index the "
+            f"{self.where(node)}: {node_text(node)} must index the "
             f"dimensions of {base.name} with scalars"
         )
     values = list(prefix)
@@ -404,7 +453,7 @@ def _index(self: _Importer, node: torch.fx.Node) -> SSAValue:
         if isinstance(i, torch.fx.Node):
             v = self.values[i]
             if v.type == i1:
-                raise FXImportError(f"{self.where(node)}: boolean index in `{node.format_node()}`")
+                raise FXImportError(f"{self.where(node)}: boolean index in {node_text(node)}")
             values.append(v)
         else:
             values.append(self.operand(i, IntegerType(64), node.name))
@@ -420,7 +469,7 @@ def _shift(op_cls) -> Emitter:
         if not isinstance(amount, int) or not 0 <= amount < t.width.data:
             raise FXImportError(
                 f"{self.where(node)}: shift by a non-constant or out-of-range "
-                f"amount in `{node.format_node()}`"
+                f"amount in {node_text(node)}"
             )
         x = self.operand(node.args[0], t, node.name)
         return self.add(op_cls(x, self.const(amount, t)), node.name)
@@ -523,6 +572,8 @@ def import_graph(gm: torch.fx.GraphModule, name: str = "mask_mod") -> mask.FuncO
         if i < 4:
             arg_types.append(i32)
             continue
+        if dtype is not None and dtype not in _DTYPES:
+            raise FXImportError(_aux_dtype_error(ph, dtype, "tensor" if shape else "scalar"))
         if dtype is not None and shape is not None and len(shape) > 0:
             elem = element_type(dtype, f"aux tensor {ph.name}")
             arg_types.append(TensorType(elem, shape))
@@ -544,6 +595,21 @@ def import_graph(gm: torch.fx.GraphModule, name: str = "mask_mod") -> mask.FuncO
     importer.add(mask.YieldOp(keep))
     func = mask.FuncOp(name, body=_region(block))
     return func
+
+
+def _aux_dtype_error(ph: torch.fx.Node, dtype: torch.dtype, kind: str) -> str:
+    """An aux tensor of a dtype maskopt does not compute on, located at its first use."""
+    users = sorted(ph.users, key=lambda n: list(ph.graph.nodes).index(n))
+    where, used = "", ""
+    for user in users:
+        if user.meta.get("stack_trace"):
+            where = format_location(user_location(user)) + ": "
+            used = f" (used in {node_text(user)})"
+            break
+    return (
+        f"{where}aux {kind} {ph.name} has dtype {dtype}{used}; mask_mods compute on bool "
+        "and signed integer tensors (int8, int16, int32, int64): store it as integers"
+    )
 
 
 def _region(block: Block):

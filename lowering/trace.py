@@ -50,6 +50,7 @@ from __future__ import annotations
 import contextlib
 import inspect
 import os
+import sys
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -142,7 +143,37 @@ def _user_frame_filter(summary: traceback.StackSummary) -> traceback.StackSummar
         # Only torch frames: keep user-facing library code such as the
         # and_masks/or_masks combinators (torch/nn/attention/flex_attention.py).
         kept = [fr for fr in below if os.path.abspath(fr.filename).startswith(_TORCH_NN_DIR)]
-    return traceback.StackSummary.from_list(kept)
+    return traceback.StackSummary.from_list(_with_positions(kept))
+
+
+def _with_positions(frames: list[traceback.FrameSummary]) -> list[traceback.FrameSummary]:
+    """
+    The frames with the column span of the expression each one is evaluating
+    (`colno`/`end_colno`, taken from the live frame's current instruction),
+    so that the formatted stack trace underlines it with carets like a
+    Python 3.11 traceback: `doc_ids[kv_idx]` rather than the whole line.
+    """
+    live: dict[tuple[str, int, str], Any] = {}
+    frame = sys._getframe(1)
+    while frame is not None:
+        live.setdefault((frame.f_code.co_filename, frame.f_lineno, frame.f_code.co_name), frame)
+        frame = frame.f_back
+    out = []
+    for fr in frames:
+        f = live.get((fr.filename, fr.lineno, fr.name))
+        pos = None
+        if f is not None and f.f_lasti >= 0:
+            with contextlib.suppress(Exception):
+                pos = list(f.f_code.co_positions())[f.f_lasti // 2]
+        if pos is None or None in pos or pos[0] != fr.lineno:
+            out.append(fr)
+            continue
+        out.append(
+            traceback.FrameSummary(
+                fr.filename, fr.lineno, fr.name, end_lineno=pos[1], colno=pos[2], end_colno=pos[3]
+            )
+        )
+    return out
 
 
 def _closure_tensor_names(fn: Any, depth: int = 0, seen: set[int] | None = None) -> dict[int, str]:

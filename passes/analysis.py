@@ -23,6 +23,7 @@ from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.transforms.canonicalization_patterns.utils import const_evaluate_operand
 
 from maskopt.dialects import mask
+from maskopt.passes.remarks import Reason, expression
 
 INT32_MAX = 2**31 - 1
 LANES = 32
@@ -344,22 +345,43 @@ class LinearForms:
 
     def why_not(self, value: SSAValue) -> str:
         """Why a lane-dependent value has no lane-affine form (for remarks)."""
+        return str(self.explain(value))
+
+    def explain(self, value: SSAValue) -> Reason:
+        """`why_not` as a `Reason`: the message, the culprit value, a suggestion."""
         op = value.owner
         if not isinstance(op, Operation):
-            return f"{describe(value)} is not lane-affine"
+            return Reason(f"{describe(value)} is not lane-affine", value)
         if self.ranges.may_wrap(op) and value in self.dependent:
-            return f"{describe(value)} may overflow its type, so it is not lane-affine"
+            return Reason(
+                f"{describe(value)} may overflow {value.type}, so it is not lane-affine", value
+            )
         for operand in op.operands:
-            if operand in self.dependent and isinstance(operand.type, IntegerType):
-                if self.of(operand) is None:
-                    return self.why_not(operand)
+            if (
+                operand in self.dependent
+                and isinstance(operand.type, IntegerType)
+                and operand.type != IntegerType(1)
+                and self.of(operand) is None
+                # abs/min/max/where are piecewise lane-affine: blame their user
+                and not isinstance(operand.owner, (arith.SelectOp, arith.MinSIOp, arith.MaxSIOp))
+            ):
+                return self.explain(operand)
         match op:
             case mask.LoadOp():
-                return gather_reason(value)
+                return Reason(
+                    f"{describe(value)} is a per-lane gather: its index depends on kv_idx",
+                    value,
+                    _gather_suggestion(op, self.dependent),
+                )
             case arith.MuliOp():
-                return f"{describe(value)} multiplies two lane-dependent values"
+                return Reason(f"{describe(value)} multiplies two lane-dependent values", value)
             case _:
-                return f"{describe(value)} ({op.name}) of a lane-dependent value is not lane-affine"
+                sym = _PYTHON_OPS.get(type(op), op.name)
+                return Reason(
+                    f"{describe(value)} is not linear in kv_idx ({sym} of a value that "
+                    "depends on kv_idx)",
+                    value,
+                )
 
     def uniform_range(self, form: Affine) -> Range:
         """The range of a lane-uniform form over the domain."""
@@ -369,29 +391,61 @@ class LinearForms:
         return r
 
 
-def gather_reason(value: SSAValue) -> str:
-    """Why a load whose index depends on the lane does not pack."""
-    return (
-        f"{describe(value)} is a per-lane gather: its index depends "
-        "on kv_idx; index aux tensors by lane-uniform values "
-        "(b, h, q_idx) instead, e.g. a starts/offsets tensor "
-        "indexed by the document of q_idx"
-    )
+#: How the mask_mod spells an op, for remarks.
+_PYTHON_OPS: dict[type, str] = {
+    mask.FloorModOp: "`%`",
+    arith.RemSIOp: "`torch.fmod`",
+    arith.FloorDivSIOp: "`//`",
+    arith.DivSIOp: "truncating division",
+    arith.AndIOp: "`&`",
+    arith.OrIOp: "`|`",
+    arith.XOrIOp: "`^`",
+    arith.ShRSIOp: "`>>`",
+    arith.ShLIOp: "`<<`",
+    arith.SelectOp: "`torch.where`",
+    arith.MinSIOp: "`torch.minimum`",
+    arith.MaxSIOp: "`torch.maximum`",
+}
 
 
 def describe(value: SSAValue) -> str:
-    """A short human name for a value: its name hint, op and source location."""
-    name = f"%{value.name_hint}" if value.name_hint else "a value"
-    op = value.owner
-    if isinstance(op, Operation):
-        text = f"`{name} = {op.name}`"
-        loc = op.location
-        from xdsl.dialects.builtin import FileLineColLoc
+    """A value in the user's terms, backquoted: its source expression
+    (`doc_ids[kv_idx]`) or, without source, the IR rendered as Python."""
+    return f"`{expression(value)}`"
 
-        if isinstance(loc, FileLineColLoc):
-            text += f" ({loc.filename.data}:{loc.line.data})"
-        return text
-    return f"`{name}`"
+
+def _gather_suggestion(load: mask.LoadOp, dependent: set[SSAValue]) -> str:
+    """What to write instead of a per-lane gather `t[..kv_idx..]`."""
+    generic = (
+        "index aux tensors by lane-uniform values (b, h, q_idx) instead, e.g. "
+        "a starts/offsets tensor indexed by the document of q_idx"
+    )
+    if load.result.type == IntegerType(1):
+        return (
+            "if the kv positions it keeps form a few runs, compare kv_idx with their "
+            "bounds instead (`(kv_idx >= start) & (kv_idx < end)` with start and end "
+            "indexed by b, h or q_idx)"
+        )
+    for use in load.result.uses:
+        cmp = use.operation
+        if not isinstance(cmp, arith.CmpiOp) or cmp.predicate.value.data != 0:  # eq
+            continue
+        other = cmp.rhs if cmp.lhs is load.result else cmp.lhs
+        peer = other.owner
+        if (
+            isinstance(peer, mask.LoadOp)
+            and peer.tensor is load.tensor
+            and other not in dependent
+        ):
+            ids = expression(load.tensor, 1)
+            mine = expression(other)
+            return (
+                f"if documents are contiguous, compare kv_idx with the bounds of q_idx's "
+                f"document instead of comparing {ids} of q_idx and kv_idx: "
+                f"`(kv_idx >= doc_starts[{mine}]) & (kv_idx < doc_ends[{mine}])` packs "
+                "(doc_starts/doc_ends indexed by document id)"
+            )
+    return generic
 
 
 def is_aux_tensor(v: SSAValue) -> bool:

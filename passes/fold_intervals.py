@@ -49,9 +49,9 @@ from maskopt.passes.analysis import (
     LinearForms,
     Range,
     describe,
-    gather_reason,
     type_range,
 )
+from maskopt.passes.remarks import Reason, emit_remark, remark_for
 
 
 _CMP_FN = {
@@ -78,7 +78,17 @@ def _bool_operands(op: arith.CmpiOp) -> tuple[SSAValue, SSAValue] | None:
 
 
 class NotFoldable(Exception):
-    """The keep value is not a small union of lane runs; the message says why."""
+    """The keep value is not a small union of lane runs; the message says why,
+    `at` is the value it is about and `suggestion` what would pack."""
+
+    def __init__(
+        self, message: str, at: SSAValue | None = None, suggestion: str | None = None
+    ):
+        super().__init__(message)
+        self.reason = Reason(message, at, suggestion)
+
+    def __str__(self) -> str:
+        return str(self.reason)
 
 
 #: A periodic factor of a run: lanes L with (L + phase) mod period in residues.
@@ -122,6 +132,17 @@ def _prune(items, dominated) -> list:
         kept = [y for y in kept if not dominated(y, x)]
         kept.append(x)
     return kept
+
+
+@dataclass(frozen=True)
+class Described:
+    """A value in messages: `str()` describes it in the user's terms, on
+    demand (`describe` may read the user's source)."""
+
+    value: SSAValue
+
+    def __str__(self) -> str:
+        return describe(self.value)
 
 
 #: A lane set as a union of runs. [] is empty, [Run()] is all lanes.
@@ -330,24 +351,28 @@ class _Folder:
     #: Intermediate products beyond this many runs are not simplified.
     MAX_PRODUCT = 4096
 
-    def check_size(self, runs: Runs, what: str) -> Runs:
+    def too_many(self, n: int, what: Described | SSAValue | str) -> NotFoldable:
+        if isinstance(what, SSAValue):
+            what = Described(what)
+        return NotFoldable(
+            f"{n} ranges exceed max-intervals={self.max_intervals} at {what}",
+            what.value if isinstance(what, Described) else None,
+            f"raise max-intervals (pack-mask{{max-intervals=N}}, compile_mask(..., "
+            f"max_intervals=N)): this point alone needs {n}",
+        )
+
+    def check_size(self, runs: Runs, what: Described | str) -> Runs:
         runs = self.simplify(runs)
         if len(runs) > self.max_intervals:
-            raise NotFoldable(
-                f"{len(runs)} ranges exceed max-intervals={self.max_intervals} "
-                f"at {what}"
-            )
+            raise self.too_many(len(runs), what)
         return runs
 
-    def intersect(self, a: Runs, b: Runs, what: str) -> Runs:
+    def intersect(self, a: Runs, b: Runs, what: Described | str) -> Runs:
         if len(a) * len(b) > self.MAX_PRODUCT:
-            raise NotFoldable(
-                f"{len(a) * len(b)} ranges exceed max-intervals="
-                f"{self.max_intervals} at {what}"
-            )
+            raise self.too_many(len(a) * len(b), what)
         return self.check_size([x & y for x, y in product(a, b)], what)
 
-    def complement(self, runs: Runs, what: str) -> Runs:
+    def complement(self, runs: Runs, what: Described | str) -> Runs:
         out: Runs = [Run()]
         for run in runs:
             parts: Runs = [Run(his=(lo,)) for lo in run.los]
@@ -361,8 +386,9 @@ class _Folder:
         c, u, pred, k = op.coeff_value, op.u, op.predicate.data, op.offset_value
         if c not in (1, -1):
             raise NotFoldable(
-                f"{describe(op.result)} has lane coefficient {c}: only "
-                "comparisons of kv_idx + L with coefficient +-1 fold to ranges"
+                f"{describe(op.result)} has lane coefficient {c} (kv_idx is scaled by "
+                f"{abs(c)}): only comparisons of kv_idx with coefficient +-1 fold to ranges",
+                op.result,
             )
         # With c = 1 the lanes kept are those of L <pred> -u; with c = -1, of
         # u <pred> L. `first` is the first lane of the boundary, `after` the
@@ -395,7 +421,7 @@ class _Folder:
         if value not in self.forms.dependent:
             return [Run(conds=((value, True),))]
         op = value.owner
-        what = describe(value)
+        what = Described(value)
         match op:
             case mask.LaneCmpOp():
                 return self.lane_cmp(op)
@@ -435,17 +461,22 @@ class _Folder:
             case arith.CmpiOp():
                 for operand in (op.lhs, op.rhs):
                     if operand in self.forms.dependent and self.forms.of(operand) is None:
-                        raise NotFoldable(self.forms.why_not(operand))
+                        r = self.forms.explain(operand)
+                        raise NotFoldable(r.message, r.at, r.suggestion)  # type: ignore[arg-type]
                 raise NotFoldable(
-                    f"{what} compares lane-dependent values in a way lane-affine "
+                    f"{describe(value)} compares lane-dependent values in a way lane-affine "
                     "could not rewrite (unsigned predicate or a bound that may "
-                    "overflow i64)"
+                    "overflow i64)",
+                    value,
                 )
             case mask.LoadOp():
-                raise NotFoldable(gather_reason(value))
+                r = self.forms.explain(value)
+                raise NotFoldable(r.message, r.at, r.suggestion)  # type: ignore[arg-type]
             case _:
                 name = op.name if isinstance(op, Operation) else "a block argument"
-                raise NotFoldable(f"{what} ({name}) is not a foldable lane predicate")
+                raise NotFoldable(
+                    f"{describe(value)} ({name}) is not a foldable lane predicate", value
+                )
 
     def periodic_cmp(self, op: arith.CmpiOp) -> Runs | None:
         """
@@ -538,9 +569,18 @@ class _Folder:
 
 
 def fold_function(func: mask.FuncOp, max_intervals: int) -> str | None:
-    """Fold `func` in place; return the reason when it does not pack."""
+    """Fold `func` in place; return the reason when it does not pack (and
+    emit a remark locating it in the user's source, see `passes.remarks`)."""
+    reason = _fold_function(func, max_intervals)
+    if reason is None:
+        return None
+    emit_remark(remark_for(func, reason))
+    return str(reason)
+
+
+def _fold_function(func: mask.FuncOp, max_intervals: int) -> Reason | None:
     if not func.is_windowed:
-        return "the function is not windowed: run lane-affine first"
+        return Reason("the function is not windowed: run lane-affine first", func)
     if func.is_packed:
         return None
     yield_op = func.yield_op
@@ -549,7 +589,7 @@ def fold_function(func: mask.FuncOp, max_intervals: int) -> str | None:
         runs = folder.check_size(folder.fold(yield_op.value), "the keep value")
     except NotFoldable as e:
         region_dce(func.body)
-        return str(e)
+        return e.reason
     word = folder.emit(runs)
     reason = legalize_overflow(func, word)
     if reason is not None:
@@ -578,7 +618,7 @@ def _slice(value: SSAValue) -> list[Operation]:
     return [op for op in block.ops if op in seen]
 
 
-def legalize_overflow(func: mask.FuncOp, word: SSAValue) -> str | None:
+def legalize_overflow(func: mask.FuncOp, word: SSAValue) -> Reason | None:
     """
     Make the computation of `word` free of integer overflow on the domain:
     an i32 op whose exact result may leave i32 (so it wraps, like torch's
@@ -591,7 +631,10 @@ def legalize_overflow(func: mask.FuncOp, word: SSAValue) -> str | None:
         if isinstance(op, _DIVISIONS):
             d = ranges.of(op.operands[1])
             if d.lo <= 0 <= d.hi:
-                return f"{describe(op.results[0])} divides by a value that may be zero"
+                return Reason(
+                    f"{describe(op.results[0])} divides by a value that may be zero",
+                    op.results[0],
+                )
         if not ranges.may_wrap(op):
             continue
         result = op.results[0]
@@ -604,9 +647,10 @@ def legalize_overflow(func: mask.FuncOp, word: SSAValue) -> str | None:
             Rewriter.insert_op([lhs, rhs, wide, narrow], InsertPoint.before(op))
             result.replace_all_uses_with(narrow.result)
             continue
-        return (
+        return Reason(
             f"{describe(result)} may overflow {result.type} on the mask domain, "
-            "and no wider type is available"
+            "and no wider type is available",
+            result,
         )
     return None
 
@@ -623,6 +667,10 @@ class FoldIntervalsPass(ModulePass):
     name = "fold-intervals"
 
     max_intervals: int = 8
+
+    def __post_init__(self):
+        if not isinstance(self.max_intervals, int) or self.max_intervals < 1:
+            raise ValueError(f"max-intervals must be at least 1, got {self.max_intervals}")
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
         for func in op.walk():

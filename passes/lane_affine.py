@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects import arith, builtin
-from xdsl.dialects.builtin import IntegerType, i32, i64
+from xdsl.dialects.builtin import IntegerType, UnknownLoc, i32, i64
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -762,6 +762,8 @@ class _Rewriter:
             if new is not None and new is not op.result:
                 if op.result.name_hint and new.name_hint is None:
                     new.name_hint = op.result.name_hint
+                if isinstance(new.owner, Operation) and isinstance(new.owner.location, UnknownLoc):
+                    new.owner.location = op.location  # remarks point at the comparison
                 Rewriter.replace_op(op, [], [new])
 
 

@@ -48,5 +48,9 @@ class PackMaskPass(ModulePass):
 
     max_intervals: int = 8
 
+    def __post_init__(self):
+        if not isinstance(self.max_intervals, int) or self.max_intervals < 1:
+            raise ValueError(f"max-intervals must be at least 1, got {self.max_intervals}")
+
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
         PassPipeline(pack_mask_passes(self.max_intervals)).apply(ctx, op)

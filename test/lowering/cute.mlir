@@ -229,7 +229,7 @@ mask.func @document_gather {
 // CHECK:      @cute.jit
 // CHECK-NEXT: def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
 // CHECK-NEXT:     """maskopt: mask.func @document_gather, per-lane evaluation."""
-// CHECK-NEXT:     # not packed: `%dk = mask.load` is a per-lane gather: its index depends on kv_idx; index aux tensors by lane-uniform values (b, h, q_idx) instead, e.g. a starts/offsets tensor indexed by the document of q_idx
+// CHECK-NEXT:     # not packed: `doc[kv + lane]` is a per-lane gather: its index depends on kv_idx; if documents are contiguous, compare kv_idx with the bounds of q_idx's document instead of comparing doc of q_idx and kv_idx: `(kv_idx >= doc_starts[doc[q]]) & (kv_idx < doc_ends[doc[q]])` packs (doc_starts/doc_ends indexed by document id)
 // CHECK-NEXT:     q = q_idx[0]
 // CHECK-NEXT:     kv = kv_idx[0]
 // CHECK-NEXT:     dq = aux_tensors[0][q]
@@ -277,7 +277,7 @@ mask.func @parity {
 // CHECK:      @cute.jit
 // CHECK-NEXT: def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
 // CHECK-NEXT:     """maskopt: mask.func @parity, per-lane evaluation."""
-// CHECK-NEXT:     # not packed: `%k = mask.floormod` (mask.floormod) of a lane-dependent value is not lane-affine
+// CHECK-NEXT:     # not packed: `(kv + lane) % 2` is not linear in kv_idx (`%` of a value that depends on kv_idx)
 // CHECK-NEXT:     h = h_idx[0]
 // CHECK-NEXT:     kv = kv_idx[0]
 // CHECK-NEXT:     o = aux_tensors[0][h]

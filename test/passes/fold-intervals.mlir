@@ -449,7 +449,7 @@ mask.func @not_and window {
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
-// LIMIT-LABEL: mask.func @not_and window unpacked "2 ranges exceed max-intervals=1 at `%r = arith.xori`" {
+// LIMIT-LABEL: mask.func @not_and window unpacked "2 ranges exceed max-intervals=1 at `~((-lane + (q - kv) >= 0) & (-lane + (q - kv) - 256 <= 0))`; raise max-intervals (pack-mask{max-intervals=N}, compile_mask(..., max_intervals=N)): this point alone needs 2" {
 
 // A xor B of two lane-dependent values: (A and not B) or (not A and B).
 mask.func @xor window {
@@ -479,7 +479,7 @@ mask.func @xor window {
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
-// LIMIT-LABEL: mask.func @xor window unpacked "2 ranges exceed max-intervals=1 at `%r = arith.xori`" {
+// LIMIT-LABEL: mask.func @xor window unpacked "2 ranges exceed max-intervals=1 at `(-lane + (q - kv) >= 0) ^ (lane + kv - 128 < 0)`; raise max-intervals (pack-mask{max-intervals=N}, compile_mask(..., max_intervals=N)): this point alone needs 2" {
 
 // select on a lane-uniform condition: each run is guarded by the condition.
 mask.func @select window {
@@ -519,7 +519,7 @@ mask.func @select window {
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
-// LIMIT-LABEL: mask.func @select window unpacked "2 ranges exceed max-intervals=1 at `%r = arith.select`" {
+// LIMIT-LABEL: mask.func @select window unpacked "2 ranges exceed max-intervals=1 at `torch.where(b == h, -lane + (q - kv) >= 0, lane + kv - 128 < 0)`; raise max-intervals (pack-mask{max-intervals=N}, compile_mask(..., max_intervals=N)): this point alone needs 2" {
 
 // A lane-uniform condition keeps all lanes of a run or none: interval.select.
 mask.func @uniform_and window {
@@ -604,7 +604,7 @@ mask.func @uniform_negated window {
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
-// LIMIT-LABEL: mask.func @uniform_negated window unpacked "2 ranges exceed max-intervals=1 at `%n = arith.xori`" {
+// LIMIT-LABEL: mask.func @uniform_negated window unpacked "2 ranges exceed max-intervals=1 at `~((b == h) & (-lane + (q - kv) >= 0))`; raise max-intervals (pack-mask{max-intervals=N}, compile_mask(..., max_intervals=N)): this point alone needs 2" {
 
 mask.func @constant_true window {
 ^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
@@ -726,7 +726,7 @@ mask.func @coeff_two window {
   mask.yield %p : i1
 }
 
-// CHECK-LABEL: mask.func @coeff_two window unpacked "`%p = mask.lane_cmp` has lane coefficient 2: only comparisons of kv_idx + L with coefficient +-1 fold to ranges" {
+// CHECK-LABEL: mask.func @coeff_two window unpacked "`2 * lane + q < 0` has lane coefficient 2 (kv_idx is scaled by 2): only comparisons of kv_idx with coefficient +-1 fold to ranges" {
 // CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
 // CHECK-NEXT:    %[[P:.*]] = mask.lane_cmp "slt", 2 * lane + %[[Q]] + 0 : i32
 // CHECK-NEXT:    mask.yield %[[P]] : i1
@@ -741,7 +741,7 @@ mask.func @unsigned window {
   mask.yield %ge : i1
 }
 
-// CHECK-LABEL: mask.func @unsigned window unpacked "`%ge = arith.cmpi` compares lane-dependent values in a way lane-affine could not rewrite (unsigned predicate or a bound that may overflow i64)" {
+// CHECK-LABEL: mask.func @unsigned window unpacked "`q uge (kv + lane)` compares lane-dependent values in a way lane-affine could not rewrite (unsigned predicate or a bound that may overflow i64)" {
 // CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
 // CHECK-NEXT:    %[[LANE:.*]] = mask.lane : i32
 // CHECK-NEXT:    %[[KVL:.*]] = arith.addi %[[KV]], %[[LANE]] : i32
@@ -757,7 +757,7 @@ mask.func @divisor_may_be_zero window {
   mask.yield %p : i1
 }
 
-// CHECK-LABEL: mask.func @divisor_may_be_zero window unpacked "`%x = arith.floordivsi` divides by a value that may be zero" {
+// CHECK-LABEL: mask.func @divisor_may_be_zero window unpacked "`q // b` divides by a value that may be zero" {
 // CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
 // CHECK-NEXT:    %[[X:.*]] = arith.floordivsi %[[Q]], %[[B]] : i32
 // CHECK-NEXT:    %[[P:.*]] = mask.lane_cmp "slt", 1 * lane + %[[X]] + 0 : i32
@@ -907,7 +907,7 @@ mask.func @periodic_cmp window {
 // CHECK-NEXT:   mask.yield %[[KEEP]] : i32
 // CHECK-NEXT: }
 
-// LIMIT-LABEL: mask.func @periodic_cmp window unpacked "2 ranges exceed max-intervals=1 at `%odd = arith.xori`" {
+// LIMIT-LABEL: mask.func @periodic_cmp window unpacked "2 ranges exceed max-intervals=1 at `~(((... % 3) <= 1) & (lane + kv <= 0))`; raise max-intervals (pack-mask{max-intervals=N}, compile_mask(..., max_intervals=N)): this point alone needs 2" {
 
 // bool == bool, traced by torch as a comparison of zero extensions, is xnor.
 mask.func @bool_equality window {

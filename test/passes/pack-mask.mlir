@@ -243,7 +243,7 @@ mask.func @head_causal {
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
-// ONE-LABEL: mask.func @head_causal window unpacked "2 ranges exceed max-intervals=1 at `%r = arith.select`" {
+// ONE-LABEL: mask.func @head_causal window unpacked "2 ranges exceed max-intervals=1 at `torch.where(h < 4, -lane + (q - kv) >= 0, True)`; raise max-intervals (pack-mask{max-intervals=N}, compile_mask(..., max_intervals=N)): this point alone needs 2" {
 
 // Constant masks fold to constant keep words.
 mask.func @everything {
@@ -272,7 +272,7 @@ mask.func @document_gather {
   mask.yield %r : i1
 }
 
-// CHECK-LABEL: mask.func @document_gather window unpacked "`%dk = mask.load` is a per-lane gather: its index depends on kv_idx; index aux tensors by lane-uniform values (b, h, q_idx) instead, e.g. a starts/offsets tensor indexed by the document of q_idx" {
+// CHECK-LABEL: mask.func @document_gather window unpacked "`doc_ids[kv + lane]` is a per-lane gather: its index depends on kv_idx; if documents are contiguous, compare kv_idx with the bounds of q_idx's document instead of comparing doc_ids of q_idx and kv_idx: `(kv_idx >= doc_starts[doc_ids[q]]) & (kv_idx < doc_ends[doc_ids[q]])` packs (doc_starts/doc_ends indexed by document id)" {
 // CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32, %[[DOC_IDS:.*]]: tensor<1024xi32>):
 // CHECK-NEXT:    %[[LANE:.*]] = mask.lane : i32
 // CHECK-NEXT:    %[[KV_1:.*]] = arith.addi %[[KV]], %[[LANE]] : i32
@@ -285,5 +285,5 @@ mask.func @document_gather {
 // CHECK-NEXT:    mask.yield %[[R]] : i1
 // CHECK-NEXT:  }
 
-// ONE-LABEL: mask.func @document_gather window unpacked "`%dk = mask.load` is a per-lane gather:
+// ONE-LABEL: mask.func @document_gather window unpacked "`doc_ids[kv + lane]` is a per-lane gather:
 

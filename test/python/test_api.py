@@ -63,7 +63,7 @@ def test_compile_mask_unpacked_result_has_reason_and_remark():
     assert not r.packed and "per-lane gather" in r.reason
     assert r.keep_mask_exprs == []
     (remark,) = r.remarks
-    assert remark.function == "doc_mask_gather" and remark.message == r.reason
+    assert remark.function == "doc_mask_gather" and remark.reason == r.reason
     assert remark.location and remark.location.split(":")[0].endswith("corpus.py")
     assert str(remark).startswith(f"{remark.location}: remark: mask.func @doc_mask_gather not packed: ")
 

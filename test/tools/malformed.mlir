@@ -1,4 +1,4 @@
-// RUN: not mask-opt %s 2>&1 | filecheck %s
+// RUN: sh -c 'mask-opt %s; echo "exit $?"' 2>&1 | filecheck %s
 // RUN: rm -f %t.out
 // RUN: not mask-opt %s -o %t.out
 // RUN: not test -e %t.out
@@ -12,5 +12,6 @@ mask.func @f {
   mask.yield %x : i1
 }
 
-// CHECK:     {{^}}mask-opt: error: {{.*}}malformed.mlir:11:27: Expected ','{{$}}
+// CHECK:      {{^}}mask-opt: error: {{.*}}malformed.mlir:11:27: Expected ','{{$}}
+// CHECK-NEXT: {{^}}exit 1{{$}}
 // CHECK-NOT: Traceback

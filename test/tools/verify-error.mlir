@@ -1,4 +1,4 @@
-// RUN: not mask-opt %s 2>&1 | filecheck %s
+// RUN: sh -c 'mask-opt %s; echo "exit $?"' 2>&1 | filecheck %s --check-prefixes=CHECK,EXIT
 // RUN: not mask-opt %s -p pack-mask -t cute 2>&1 | filecheck %s
 // RUN: rm -f %t.out
 // RUN: not mask-opt %s -o %t.out
@@ -14,4 +14,5 @@ mask.func @few {
 }
 
 // CHECK:     {{^}}mask-opt: error: mask.func @few needs the index arguments b, h, q_idx, kv_idx : i32, got 1 argument(s){{$}}
+// EXIT-NEXT: {{^}}exit 1{{$}}
 // CHECK-NOT: Operation does not verify

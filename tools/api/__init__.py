@@ -34,6 +34,8 @@ from typing import TYPE_CHECKING, Any, Union
 if TYPE_CHECKING:  # pragma: no cover
     import types
 
+    from maskopt.passes.remarks import Remark
+
     import torch
     from xdsl.context import Context
     from xdsl.dialects.builtin import ModuleOp
@@ -261,19 +263,6 @@ def _print(op: Any) -> str:
 # compile_mask ----------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Remark:
-    """Why a function did not pack, and where (`file:line:col` of the user's code)."""
-
-    function: str
-    message: str
-    location: str | None = None
-
-    def __str__(self) -> str:
-        where = f"{self.location}: " if self.location else ""
-        return f"{where}remark: mask.func @{self.function} not packed: {self.message}"
-
-
 @dataclass
 class CompiledMask:
     """What `compile_mask` produced for one mask_mod."""
@@ -297,7 +286,9 @@ class CompiledMask:
     aux_scalars: list[Any] = field(default_factory=list)
     """The values behind `aux_scalars[i]`, when known."""
     remarks: list[Remark] = field(default_factory=list)
-    """One `Remark` per function that did not pack."""
+    """One `maskopt.Remark` per function that did not pack: severity, message,
+    file, line, col, suggestion (and the sub-expression as written), located
+    in the mask_mod's source."""
 
     @property
     def ir(self) -> str:
@@ -389,8 +380,11 @@ def compile_mask(
         module, traced = import_mask_mod(mask_mod, name=name)
         aux = list(traced.aux_tensors)
         func_name = traced.name
+    from maskopt.passes.remarks import collect_remarks, function_remarks
+
     passes = Pipeline.pack_mask(max_intervals) if pipeline is None else Pipeline.of(pipeline)
-    passes.run(module, callback=callback)
+    with collect_remarks() as collected:
+        passes.run(module, callback=callback)
     func = module.ops.first
     out = io.StringIO()
     print_cute_module(module, out)
@@ -404,7 +398,7 @@ def compile_mask(
         cute_source=out.getvalue(),
         keep_mask_exprs=keep_mask_exprs(func) if packed else [],  # type: ignore[arg-type]
         aux_tensors=aux,
-        remarks=_remarks(module),
+        remarks=function_remarks(module, collected),
     )
 
 
@@ -428,19 +422,9 @@ def _fill_placeholder_meta(gm: Any, aux_tensors: Sequence[Any]) -> None:
             node.meta["val"] = t
 
 
-def _remarks(module: Any) -> list[Remark]:
-    from xdsl.dialects.builtin import FileLineColLoc
+def __getattr__(name: str) -> Any:
+    if name == "Remark":  # lazily: maskopt.passes.remarks.Remark
+        from maskopt.passes.remarks import Remark
 
-    from maskopt.dialects.mask import FuncOp
-
-    remarks = []
-    for op in module.walk():
-        if isinstance(op, FuncOp) and op.unpacked is not None:
-            where = None
-            for inner in op.walk():
-                loc = inner.location
-                if isinstance(loc, FileLineColLoc):
-                    where = f"{loc.filename.data}:{loc.line.data}:{loc.column.data}"
-                    break
-            remarks.append(Remark(op.sym_name.data, op.unpacked.data, where))
-    return remarks
+        return Remark
+    raise AttributeError(f"module 'maskopt' has no attribute {name!r}")

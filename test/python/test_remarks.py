@@ -1,0 +1,154 @@
+"""
+Remarks: why a mask did not pack, in the user's terms, at the user's source
+line and column, with a suggestion where one is known (`compile_mask(...)
+.remarks`, the structured form of `mask-opt`'s remarks).
+"""
+
+from __future__ import annotations
+
+import torch
+
+import maskopt
+from maskopt.lowering.trace import trace_mask_mod
+from maskopt.passes.remarks import Remark, render
+
+THIS_FILE = __file__
+doc_ids = torch.repeat_interleave(torch.arange(4, dtype=torch.int32), 16)
+
+
+def _where(marker: str, text: str) -> tuple[int, int]:
+    """(line, col) of `text` on the line of this file that ends with `marker`."""
+    with open(THIS_FILE) as f:
+        for i, line in enumerate(f, start=1):
+            if line.rstrip().endswith(marker):
+                return i, line.index(text) + 1
+    raise AssertionError(marker)
+
+
+def document_gather(b, h, q_idx, kv_idx):
+    return (doc_ids[q_idx] == doc_ids[kv_idx]) & (kv_idx <= q_idx)  # GATHER
+
+
+def strided(b, h, q_idx, kv_idx):
+    x = kv_idx.to(torch.int64) * 2
+    return x <= q_idx  # STRIDED
+
+
+def wrapping(b, h, q_idx, kv_idx):
+    x = kv_idx * 2  # WRAPPING
+    return x <= q_idx
+
+
+def four_runs(b, h, q_idx, kv_idx):
+    return (kv_idx < 2) | ((kv_idx >= 4) & (kv_idx < 6)) | ((kv_idx >= 8) & (kv_idx < 10)) | (kv_idx >= 12)  # RUNS
+
+
+def r_reason(remark: Remark) -> str:
+    return f"{remark.message}; {remark.suggestion}"
+
+
+def _only_remark(mask_mod, **kw) -> Remark:
+    r = maskopt.compile_mask(mask_mod, **kw)
+    assert not r.packed
+    (remark,) = r.remarks
+    assert remark.severity == "remark" and remark.file == THIS_FILE
+    assert remark.function == mask_mod.__name__
+    assert r.reason is not None and r.reason == remark.reason
+    assert r.reason.startswith(remark.message)
+    return remark
+
+
+def test_gather_names_the_kv_gather_at_its_column_and_suggests_the_rewrite():
+    remark = _only_remark(document_gather)
+    line, col = _where("# GATHER", "doc_ids[kv_idx]")
+    assert (remark.line, remark.col) == (line, col)
+    assert remark.expression == "doc_ids[kv_idx]"
+    assert remark.end_col == col + len("doc_ids[kv_idx]")
+    # Not the q-side gather `doc_ids[q_idx]` (the describe() name-hint bug).
+    assert remark.message == "`doc_ids[kv_idx]` is a per-lane gather: its index depends on kv_idx"
+    assert "`(kv_idx >= doc_starts[doc_ids[q_idx]]) & (kv_idx < doc_ends[doc_ids[q_idx]])` packs" in (
+        remark.suggestion or ""
+    )
+    text = remark.format().splitlines()
+    assert text[0] == f"{THIS_FILE}:{line}:{col}: remark: mask.func @document_gather not packed: {remark.message}"
+    assert str(remark) == f"{THIS_FILE}:{line}:{col}: remark: mask.func @document_gather not packed: {r_reason(remark)}"
+    assert text[1].strip().startswith("return (doc_ids[q_idx] == doc_ids[kv_idx])")
+    assert text[2] == " " * (4 + col - 1) + "^" + "~" * (len("doc_ids[kv_idx]") - 1)
+    assert text[3] == f"{THIS_FILE}:{line}:{col}: note: {remark.suggestion}"
+
+
+def test_lane_coefficient_names_the_comparison():
+    remark = _only_remark(strided)
+    assert (remark.line, remark.col) == _where("# STRIDED", "x <= q_idx")
+    assert "`x <= q_idx` has lane coefficient 2" in remark.message
+
+
+def test_overflow_names_the_wrapping_product():
+    remark = _only_remark(wrapping)
+    assert (remark.line, remark.col) == _where("# WRAPPING", "kv_idx * 2")
+    assert "`kv_idx * 2` may overflow i32" in remark.message
+
+
+def test_too_many_runs_names_the_subexpression_and_suggests_max_intervals():
+    remark = _only_remark(four_runs, max_intervals=2)
+    line, col = _where("# RUNS", "(kv_idx < 2)")
+    assert (remark.line, remark.col) == (line, col)
+    # `a | b | c | d` is `((a | b) | c) | d`: the third run is the first too many.
+    assert remark.expression == "(kv_idx < 2) | ((kv_idx >= 4) & (kv_idx < 6)) | ((kv_idx >= 8) & (kv_idx < 10))"
+    assert "3 ranges exceed max-intervals=2" in remark.message
+    assert "max-intervals" in (remark.suggestion or "")
+    assert maskopt.compile_mask(four_runs, max_intervals=4).packed
+
+
+def test_packed_masks_have_no_remarks():
+    r = maskopt.compile_mask(lambda b, h, q_idx, kv_idx: q_idx >= kv_idx)
+    assert r.packed and r.remarks == []
+
+
+def test_stack_traces_underline_the_expression():
+    gm = trace_mask_mod(document_gather).graph_module
+    kv_gather = [n for n in gm.graph.nodes if n.op == "call_function"][1]
+    lines = kv_gather.meta["stack_trace"].splitlines()
+    i = next(i for i, ln in enumerate(lines) if "# GATHER" in ln)
+    carets = lines[i + 1]
+    start = len(carets) - len(carets.lstrip())
+    assert lines[i][start : start + len(carets.strip())] == "doc_ids[kv_idx]"
+
+
+def test_ir_without_source_is_rendered_from_the_ir():
+    from xdsl.parser import Parser
+
+    from maskopt.passes.pipeline import PackMaskPass
+    from maskopt.passes.remarks import collect_remarks, function_remarks
+
+    text = """
+    mask.func @gather {
+    ^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %doc : tensor<64xi32>):
+      %dq = mask.load %doc[%q] : tensor<64xi32>[i32] -> i32
+      %dk = mask.load %doc[%kv] : tensor<64xi32>[i32] -> i32
+      %eq = arith.cmpi eq, %dq, %dk : i32
+      mask.yield %eq : i1
+    }
+    """
+    ctx = maskopt.make_context()
+    module = Parser(ctx, text).parse_module()
+    dq = module.ops.first.body.block.first_op.results[0]  # type: ignore[union-attr]
+    assert render(dq) == "doc[q]"
+    with collect_remarks() as collected:
+        PackMaskPass().apply(ctx, module)
+    (remark,) = function_remarks(module, collected)
+    assert remark.file is None and remark.line is None
+    assert "`doc[kv + lane]` is a per-lane gather" in remark.message
+    assert "doc_starts[doc[q]]" in (remark.suggestion or "")
+
+
+def even_kv(b, h, q_idx, kv_idx):
+    return (kv_idx % 2 == 0) & (kv_idx <= q_idx)  # EVEN
+
+
+def test_periodic_subexpression_is_named_with_its_python_operator():
+    remark = _only_remark(even_kv)
+    assert (remark.line, remark.col) == _where("# EVEN", "kv_idx % 2")
+    assert remark.message.endswith(
+        "`kv_idx % 2` is not linear in kv_idx (`%` of a value that depends on kv_idx)"
+    )
