@@ -879,7 +879,7 @@ EXPECTED: dict[str, tuple[int | None, str | None]] = {
     "temporal_head": (6, None),
     "natten_24x24_k7": (3, None),
     "tiled_natten_24x24_k7_t8": (5, None),
-    "morton_natten_32x32_k7": (None, "arith.andi"),
+    "morton_natten_32x32_k7": (None, "`&` of a value that depends on kv_idx"),
     "sta_2d": (3, None),
     "sta_3d": (2, None),
     "dilated_sliding_window_64_d2": (2, None),
