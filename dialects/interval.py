@@ -4,7 +4,8 @@ The `interval` dialect: sets of lanes of a 32-lane KV window.
 A value of type `!interval.set` is a subset of the lanes {0, ..., 31}.
 `interval.range %lo, %hi` is the half-open run {L : lo <= L < hi} with
 lane-uniform integer bounds of any value (a bound outside [0, 32] simply
-clips). Sets combine with union, intersect and complement, a lane-uniform
+clips). `interval.periodic %phase period P residues M` is the periodic set
+{L : (L + phase) mod P is in M} (M a bit mask of residues, P <= 32). Sets combine with union, intersect and complement, a lane-uniform
 condition selects between two sets, and `interval.keep_word` turns a set
 into the 32-bit keep word FA4 applies (bit L set iff lane L is in the set).
 """
@@ -14,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
-from xdsl.dialects.builtin import I1, I32, IntegerType, i32
+from xdsl.dialects.builtin import I1, I32, I64, IntegerAttr, IntegerType, i32, i64
 from xdsl.ir import Dialect, ParametrizedAttribute, SSAValue, TypeAttribute
 from xdsl.irdl import (
     IRDLOperation,
@@ -23,6 +24,7 @@ from xdsl.irdl import (
     irdl_attr_definition,
     irdl_op_definition,
     operand_def,
+    prop_def,
     result_def,
     traits_def,
     var_operand_def,
@@ -83,6 +85,65 @@ class RangeOp(IRDLOperation):
 
     def __init__(self, lo: SSAValue, hi: SSAValue):
         super().__init__(operands=[lo, hi], result_types=[lane_set])
+
+
+@irdl_op_definition
+class PeriodicOp(IRDLOperation):
+    """
+    The periodic lane set {L : (L + phase) mod period is a residue in
+    `residues`}, where `phase` is a lane-uniform integer of any value (the
+    modulus is the floor one, so it is in [0, period)) and bit j of the
+    constant `residues` keeps residue j. `period` is in [1, 32].
+
+    Example (the even KV columns, `(kv_idx + L) % 2 == 0`):
+
+    ```mlir
+    %even = interval.periodic %kv_idx period 2 residues 1 : i32
+    ```
+    """
+
+    name = "interval.periodic"
+
+    phase = operand_def(IntegerType)
+    period = prop_def(IntegerAttr[I64])
+    residues = prop_def(IntegerAttr[I64])
+    result = result_def(LaneSetType)
+
+    traits = traits_def(Pure(), IntervalOpHasCanonicalizationPatterns())
+
+    assembly_format = (
+        "$phase `period` $period `residues` $residues attr-dict `:` type($phase)"
+    )
+
+    def __init__(self, phase: SSAValue, period: int, residues: int):
+        super().__init__(
+            operands=[phase],
+            result_types=[lane_set],
+            properties={
+                "period": IntegerAttr(period, i64),
+                "residues": IntegerAttr(residues, i64),
+            },
+        )
+
+    @property
+    def period_value(self) -> int:
+        return self.period.value.data
+
+    @property
+    def residues_value(self) -> int:
+        return self.residues.value.data
+
+    def verify_(self) -> None:
+        p, m = self.period_value, self.residues_value
+        if not 1 <= p <= LANES:
+            raise VerifyException(
+                f"interval.periodic period must be in [1, {LANES}], got {p}"
+            )
+        if not 0 <= m < 2**p:
+            raise VerifyException(
+                f"interval.periodic residues {m:#x} must be a mask of the "
+                f"{p} residues of period {p}"
+            )
 
 
 @irdl_op_definition
@@ -264,6 +325,7 @@ Interval = Dialect(
     "interval",
     [
         RangeOp,
+        PeriodicOp,
         FullOp,
         EmptyOp,
         UnionOp,

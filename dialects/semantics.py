@@ -255,6 +255,12 @@ class IntervalSemantics(InterpreterFunctions):
         lo, hi = args
         return ((lo <= _LANE_IDS) & (_LANE_IDS < hi),)
 
+    @impl(interval.PeriodicOp)
+    def run_periodic(self, interpreter, op: interval.PeriodicOp, args):
+        p, m = op.period_value, op.residues_value
+        residue = torch.remainder(_LANE_IDS + _int(args[0]), p)
+        return (torch.bitwise_and(torch.bitwise_right_shift(m, residue), 1) != 0,)
+
     @impl(interval.FullOp)
     def run_full(self, interpreter, op, args):
         return (torch.ones(1, LANES, dtype=torch.bool),)

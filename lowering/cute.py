@@ -279,6 +279,8 @@ class _FunctionPrinter:
                 return f"({u} {_LANE_CMP[op.predicate.data]} {t}({bound}))"
             case interval.RangeOp():
                 return self.range_word(op)
+            case interval.PeriodicOp():
+                return self.periodic_word(op)
             case interval.FullOp():
                 return ONES
             case interval.EmptyOp():
@@ -481,6 +483,39 @@ class _FunctionPrinter:
         if has_lo:
             word = f"({word} & utils.shl_u32({ONES}, cutlass.Uint32({self.nonneg(op.lo)})))"
         return word
+
+    def periodic_word(self, op: interval.PeriodicOp) -> str:
+        """
+        Bit L of the word is bit (L + ph) of the 64-bit pattern B whose bit j is
+        set iff residue j mod P is kept, where ph = phase mod P in [0, P):
+        one funnel shift of a constant, `lo32(B >> ph)`.
+        """
+        p, m = op.period_value, op.residues_value
+        pattern = sum(1 << j for j in range(2 * LANES) if (m >> (j % p)) & 1)
+        lo, hi = pattern & 0xFFFFFFFF, pattern >> LANES
+        t = ctype(op.phase.type)
+        phase = self.expr(op.phase)
+        r = self.ranges.of(op.phase)
+        if 0 <= r.lo and r.hi < p:
+            ph = phase
+        elif r.lo >= 0:
+            ph = f"({phase} % {t}({p}))"
+        else:
+            rem = f"({phase} % {t}({p}))"
+            if not self.inline:
+                name = self.ctx.fresh("rem")
+                self.ctx.line(f"{name} = {rem}")
+                rem = name
+            ph = f"({rem} + {t}({p}) if {rem} < {t}(0) else {rem})"
+        if op.phase.type != IntegerType(32):
+            ph = f"cutlass.Int32({ph})"
+        if not self.inline and not ph.isidentifier():
+            name = self.ctx.fresh("ph")
+            self.ctx.line(f"{name} = {ph}")
+            ph = name
+        low = f"utils.shr_u32(cutlass.Uint32({lo:#x}), cutlass.Uint32({ph}))"
+        high = f"utils.shl_u32(cutlass.Uint32({hi:#x}), cutlass.Uint32(cutlass.Int32({LANES}) - {ph}))"
+        return f"({low} | {high})"
 
     # Statements -----------------------------------------------------------
 

@@ -319,6 +319,19 @@ class Affine:
     def coeff(self, v: SSAValue) -> int:
         return dict(self.terms).get(v, 0)
 
+    def key(self) -> tuple[frozenset, int]:
+        """A hashable key equal for equal forms, whatever the term order."""
+        return frozenset(self.terms), self.const
+
+    def reduce_mod(self, p: int) -> Affine:
+        """A form with the same value mod p: coefficients within (-p, p) are
+        kept (so sums of non-negative and negated values stay small), others
+        and the constant are reduced into [0, p)."""
+        terms = tuple(
+            (v, c if -p < c < p else c % p) for v, c in self.terms if c % p
+        )
+        return Affine(terms, self.const % p)
+
     def without(self, v: SSAValue) -> Affine:
         return Affine(tuple((t, c) for t, c in self.terms if t != v), self.const)
 

@@ -11,7 +11,17 @@ lower bounds (lo <= L), upper bounds (L < hi) and lane-uniform conditions:
   clipped bound unchanged);
 - a lane-uniform i1 keeps all lanes or none;
 - `andi` intersects, `ori` unites, `xori %x, true` complements (De Morgan),
-  `select` on a lane-uniform condition chooses.
+  `select` on a lane-uniform condition chooses, i1 equality is xnor;
+- `(X mod P) <pred> r` with X lane-affine (coefficient +-1), P <= 32 and r
+  constants is a periodic factor `interval.periodic` (residue mask), which
+  intersects and complements like a bound.
+
+Every union and intersection is simplified before `max-intervals` is
+checked: provably empty runs are dropped (a lower bound at or past an upper
+bound of the same value), subsets absorbed, runs whose bounds provably touch
+merged, and runs with the same lanes under different lane-uniform conditions
+joined under the disjunction. Bounds are compared through their keys: the
+bound of `sign * u + k` (clipped to [0, 32]) is monotone in k.
 
 Anything else (a comparison the `lane-affine` pass could not rewrite, a lane
 coefficient other than +-1, more runs than `max-intervals`) leaves the
@@ -50,6 +60,29 @@ def _ceil_div(a: int, b: int) -> int:
     return -((-a) // b)
 
 
+_CMP_FN = {
+    0: lambda a, b: a == b,
+    1: lambda a, b: a != b,
+    2: lambda a, b: a < b,
+    3: lambda a, b: a <= b,
+    4: lambda a, b: a > b,
+    5: lambda a, b: a >= b,
+}
+
+
+def _bool_operands(op: arith.CmpiOp) -> tuple[SSAValue, SSAValue] | None:
+    """The i1 values an equality compares: its operands, or the i1 inputs of
+    two extensions of the same kind."""
+    if op.lhs.type == i1:
+        return op.lhs, op.rhs
+    a, b = op.lhs.owner, op.rhs.owner
+    for kind in (arith.ExtUIOp, arith.ExtSIOp):
+        if isinstance(a, kind) and isinstance(b, kind):
+            if a.input.type == i1 and b.input.type == i1:
+                return a.input, b.input
+    return None
+
+
 class NotFoldable(Exception):
     """The keep value is not a small union of lane runs; the message says why,
     `at` is the value it is about and `suggestion` what would pack."""
@@ -64,19 +97,28 @@ class NotFoldable(Exception):
         return str(self.reason)
 
 
+#: A periodic factor of a run: lanes L with (L + phase) mod period in residues.
+Periodic = tuple[SSAValue, int, int]
+
+
 @dataclass(frozen=True)
 class Run:
-    """Lanes L with max(los) <= L < min(his) where every (cond, polarity) holds."""
+    """
+    Lanes L with max(los) <= L < min(his) where every (cond, polarity) holds
+    and every periodic factor (phase, period, residues) keeps L.
+    """
 
     los: tuple[SSAValue, ...] = ()
     his: tuple[SSAValue, ...] = ()
     conds: tuple[tuple[SSAValue, bool], ...] = ()
+    pers: tuple[Periodic, ...] = ()
 
     def __and__(self, other: Run) -> Run:
         return Run(
             _merged(self.los, other.los),
             _merged(self.his, other.his),
             _merged(self.conds, other.conds),
+            tuple(dict.fromkeys(self.pers + other.pers)),
         )
 
     def contradictory(self) -> bool:
@@ -109,6 +151,19 @@ def _merged(a: tuple, b: tuple) -> tuple:
         )
         return a if found else a + b
     return tuple(dict.fromkeys(a + b))
+
+
+def _prune(items, dominated) -> list:
+    """`items` without those `dominated` by (redundant given) another one."""
+    kept: list = []
+    for x in items:
+        if any(dominated(x, y) for y in kept):
+            continue
+        kept = [y for y in kept if not dominated(y, x)]
+        kept.append(x)
+    return kept
+
+
 @dataclass(frozen=True)
 class Described:
     """A value in messages: `str()` describes it in the user's terms, on
@@ -132,6 +187,11 @@ class _Folder:
     forms: LinearForms = field(init=False)
     memo: dict[SSAValue, Runs] = field(default_factory=dict)
     bounds: dict[tuple[SSAValue, int, int], SSAValue] = field(default_factory=dict)
+    #: bound value -> (u, sign, k): its clipped value is clip(sign * u + k, 0, 32)
+    #: (u None for a constant k), so bounds of one (u, sign) compare by k.
+    keys: dict[SSAValue, tuple[SSAValue | None, int, int]] = field(default_factory=dict)
+    #: materialized phases of periodic sets, by linear form
+    phases: dict = field(default_factory=dict)
     true: SSAValue | None = None
     _priming: bool = False
 
@@ -168,6 +228,9 @@ class _Folder:
         assert isinstance(u.type, IntegerType)
         if exact.hi <= 0 or exact.lo >= LANES:
             v = self.const(0 if exact.hi <= 0 else LANES)
+            self.bounds[key] = v
+            self.keys[v] = (None, 0, 0 if exact.hi <= 0 else LANES)
+            return v
         else:
             plans = self.clamped_plans(u, sign, k, side)
             affine = self.affine_plan(u, sign, k, side)
@@ -183,6 +246,8 @@ class _Folder:
             _, emit = min(plans, key=lambda p: p[0])
             v = emit()
         self.bounds[key] = v
+        # Every plan's value clips to clip(sign * u + k, 0, 32).
+        self.keys.setdefault(v, (u, sign, k))
         return v
 
     def amount_plans(self, u: SSAValue, sign: int, k: int):
@@ -418,6 +483,134 @@ class _Folder:
 
     # Folding --------------------------------------------------------------
 
+    def key(self, bound: SSAValue) -> tuple[SSAValue | None, int, int] | None:
+        if bound in self.keys:
+            return self.keys[bound]
+        c = const_evaluate_operand(bound)
+        return None if c is None else (None, 0, c)
+
+    def le(self, x: SSAValue | int, y: SSAValue | int) -> bool:
+        """Whether bound x <= bound y (clipped to [0, 32]) everywhere."""
+        kx = (None, 0, x) if isinstance(x, int) else self.key(x)
+        ky = (None, 0, y) if isinstance(y, int) else self.key(y)
+        if x is y:
+            return True
+        if kx is None or ky is None:
+            return False
+        if kx[0] is None and kx[2] <= 0 or ky[0] is None and ky[2] >= LANES:
+            return True
+        return kx[:2] == ky[:2] and kx[2] <= ky[2]
+
+    def normalize(self, run: Run) -> Run | None:
+        """`run` with redundant bounds and factors dropped; None if provably empty."""
+        if run.contradictory():
+            return None
+        los = [x for x in run.los if not self.le(x, 0)]
+        his = [x for x in run.his if not self.le(LANES, x)]
+        los = _prune(los, self.le)  # max(los): drop a lower bound <= another
+        his = _prune(his, lambda x, y: self.le(y, x))  # min(his)
+        if any(self.le(LANES, x) for x in los) or any(self.le(x, 0) for x in his):
+            return None
+        if any(self.le(h, lo) for lo in los for h in his):
+            return None
+        pers: dict[tuple[SSAValue, int], int] = {}
+        for phase, p, m in run.pers:
+            pers[(phase, p)] = pers.get((phase, p), (1 << p) - 1) & m
+        if any(m == 0 for m in pers.values()):
+            return None
+        return Run(
+            tuple(los),
+            tuple(his),
+            run.conds,
+            tuple((ph, p, m) for (ph, p), m in pers.items() if m != (1 << p) - 1),
+        )
+
+    def subset(self, a: Run, b: Run) -> bool:
+        """Whether run a is provably contained in run b."""
+        if not set(b.conds) <= set(a.conds):
+            return False
+        for phase, p, m in b.pers:
+            if not any(ph is phase and q == p and n & ~m == 0 for ph, q, n in a.pers):
+                return False
+        return all(any(self.le(lb, la) for la in a.los) for lb in b.los) and all(
+            any(self.le(ha, hb) for ha in a.his) for hb in b.his
+        )
+
+    def merge(self, a: Run, b: Run) -> Run | None:
+        """a | b as one run when their lane ranges provably touch or overlap."""
+        if set(a.conds) != set(b.conds) or set(a.pers) != set(b.pers):
+            return None
+        if len(a.los) > 1 or len(a.his) > 1 or len(b.los) > 1 or len(b.his) > 1:
+            return None
+        for x, y in ((a, b), (b, a)):
+            lo_x = x.los[0] if x.los else 0
+            hi_x = x.his[0] if x.his else LANES
+            lo_y = y.los[0] if y.los else 0
+            hi_y = y.his[0] if y.his else LANES
+            if self.le(lo_x, lo_y) and self.le(lo_y, hi_x) and self.le(hi_x, hi_y):
+                return Run(x.los, y.his, x.conds, x.pers)
+        # [lo, p) | [lo, q) is [lo, max(p, q)); [p, hi) | [q, hi) is
+        # [min(p, q), hi), whether or not either is empty.
+        if a.los == b.los and a.his and b.his:
+            hi = self._insert(arith.MaxSIOp(a.his[0], b.his[0]))
+            return Run(a.los, (hi,), a.conds, a.pers)
+        if a.his == b.his and a.los and b.los:
+            lo = self._insert(arith.MinSIOp(a.los[0], b.los[0]))
+            return Run((lo,), a.his, a.conds, a.pers)
+        return None
+
+    def simplify(self, runs: Runs) -> Runs:
+        """Drop empty runs and duplicates, absorb subsets, merge touching runs."""
+        out: Runs = []
+        for run in runs:
+            n = self.normalize(run)
+            if n is not None and n not in out:
+                out.append(n)
+        changed = True
+        while changed:
+            changed = False
+            for i, a in enumerate(out):
+                for j, b in enumerate(out):
+                    if i == j:
+                        continue
+                    if self.subset(a, b):
+                        del out[i]
+                        changed = True
+                        break
+                    m = self.merge(a, b)
+                    if m is not None:
+                        out[min(i, j)] = m
+                        del out[max(i, j)]
+                        changed = True
+                        break
+                if changed:
+                    break
+        return self.merge_conditions(out)
+
+    def merge_conditions(self, runs: Runs) -> Runs:
+        """Runs with the same lanes under different lane-uniform conditions are
+        one run under the disjunction of the conditions."""
+        groups: dict[tuple, list[Run]] = {}
+        for run in runs:
+            groups.setdefault((run.los, run.his, run.pers), []).append(run)
+        if all(len(g) == 1 for g in groups.values()):
+            return runs
+        out: Runs = []
+        for (los, his, pers), group in groups.items():
+            if len(group) == 1 or any(not run.conds for run in group):
+                out.append(Run(los, his, (), pers) if len(group) > 1 else group[0])
+                continue
+            either: SSAValue | None = None
+            for run in group:
+                c = self.cond_value(run.conds)
+                either = c if either is None else self._insert(arith.OrIOp(either, c))
+            assert either is not None
+            out.append(Run(los, his, ((either, True),), pers))
+        return out
+
+    #: Intermediate products beyond this many runs are not simplified.
+    MAX_PRODUCT = 4096
+
     def too_many(self, n: int, what: Described | SSAValue | str) -> NotFoldable:
         if isinstance(what, SSAValue):
             what = Described(what)
@@ -429,15 +622,13 @@ class _Folder:
         )
 
     def check_size(self, runs: Runs, what: Described | str) -> Runs:
-        runs = [r for r in runs if not r.contradictory()]
-        if len(runs) > 1:  # (one run has nothing to deduplicate)
-            runs = list(dict.fromkeys(runs))
+        runs = self.simplify(runs)
         if len(runs) > self.max_intervals:
             raise self.too_many(len(runs), what)
         return runs
 
     def intersect(self, a: Runs, b: Runs, what: Described | str) -> Runs:
-        if len(a) * len(b) > self.max_intervals and not (len(a) <= 1 or len(b) <= 1):
+        if len(a) * len(b) > self.MAX_PRODUCT:
             raise self.too_many(len(a) * len(b), what)
         return self.check_size([x & y for x, y in product(a, b)], what)
 
@@ -447,6 +638,7 @@ class _Folder:
             parts: Runs = [Run(his=(lo,)) for lo in run.los]
             parts += [Run(los=(hi,)) for hi in run.his]
             parts += [Run(conds=((c, not pol),)) for c, pol in run.conds]
+            parts += [Run(pers=((ph, p, ((1 << p) - 1) & ~m),)) for ph, p, m in run.pers]
             out = self.intersect(out, parts, what)
         return out
 
@@ -545,6 +737,21 @@ class _Folder:
                 yes = self.intersect([Run(conds=((op.cond, True),))], self.fold(op.lhs), what)
                 no = self.intersect([Run(conds=((op.cond, False),))], self.fold(op.rhs), what)
                 return self.check_size(yes + no, what)
+            case arith.CmpiOp() if op.predicate.value.data in (0, 1) and (
+                bools := _bool_operands(op)
+            ):
+                # i1 equality (also of zero / sign extensions of i1, as torch
+                # traces bool == bool) is xnor, inequality xor.
+                a, b = self.fold(bools[0]), self.fold(bools[1])
+                not_a, not_b = self.complement(a, what), self.complement(b, what)
+                same = op.predicate.value.data == 0
+                return self.check_size(
+                    self.intersect(a, b if same else not_b, what)
+                    + self.intersect(not_a, not_b if same else b, what),
+                    what,
+                )
+            case arith.CmpiOp() if (runs := self.periodic_cmp(op)) is not None:
+                return runs
             case arith.CmpiOp():
                 for operand in (op.lhs, op.rhs):
                     if operand in self.forms.dependent and self.forms.of(operand) is None:
@@ -565,6 +772,52 @@ class _Folder:
                     f"{describe(value)} ({name}) is not a foldable lane predicate", value
                 )
 
+    def periodic_cmp(self, op: arith.CmpiOp) -> Runs | None:
+        """
+        `(X mod P) <pred> r` with X = A + c * L (c = +-1, A lane-uniform), P a
+        constant in [1, 32] and r a constant keeps a periodic set of lanes:
+        with c = 1, the lanes where (L + A) mod P is a residue j with
+        `j <pred> r`; with c = -1, X mod P = (-(L - A)) mod P, so the lanes
+        where (L - A) mod P = j with `(-j mod P) <pred> r`.
+        """
+        pred = _CMP_FN.get(op.predicate.value.data)
+        if pred is None:
+            return None
+        for mod, other, mirrored in ((op.lhs, op.rhs, False), (op.rhs, op.lhs, True)):
+            r = const_evaluate_operand(other)
+            m = mod.owner
+            if r is None or not isinstance(m, (mask.FloorModOp, arith.RemSIOp)):
+                continue
+            p = const_evaluate_operand(m.rhs)
+            if p is None or not 1 <= p <= LANES:
+                continue
+            if isinstance(m, arith.RemSIOp) and self.forms.ranges.of(m.lhs).lo < 0:
+                continue  # a truncated remainder of a possibly negative value
+            x = self.forms.of(m.lhs)
+            lane = self.forms.lane
+            if x is None or lane is None or x.coeff(lane) not in (1, -1):
+                continue
+            c = x.coeff(lane)
+            phase_form = x.without(lane).scale(c)
+            kept = 0
+            for j in range(p):
+                residue = j if c == 1 else (-j) % p
+                if pred(r, residue) if mirrored else pred(residue, r):
+                    kept |= 1 << j
+            # Only phase mod P matters: drop multiples of P.
+            phase_form = phase_form.reduce_mod(p)
+            from maskopt.passes.lane_affine import Materializer
+
+            phase = self.phases.get(phase_form.key())
+            if phase is None:
+                phase = Materializer(self.forms).emit(phase_form, self.at)
+            if phase is None:
+                return None
+            self.phases[phase_form.key()] = phase
+            self.forms.ranges.of(phase)
+            return [Run(pers=((phase, p, kept),))]
+        return None
+
     # Emission of the set ------------------------------------------------
 
     def cond_value(self, conds: tuple[tuple[SSAValue, bool], ...]) -> SSAValue:
@@ -579,8 +832,10 @@ class _Folder:
         return acc
 
     def emit_run(self, run: Run) -> SSAValue:
+        pers = [self._insert(interval.PeriodicOp(*p)) for p in run.pers]
         if not run.los and not run.his:
-            s = self._insert(interval.FullOp())
+            s = pers[0] if pers else self._insert(interval.FullOp())
+            pers = pers[1:]
         else:
             lo = run.los[0] if run.los else self.const(0)
             for x in run.los[1:]:
@@ -597,6 +852,8 @@ class _Folder:
                 for x in run.his[1:]:
                     hi = self._insert(arith.MinSIOp(hi, x))
             s = self._insert(interval.RangeOp(lo, hi))
+        if pers:
+            s = self._insert(interval.IntersectOp([s, *pers]))
         if run.conds:
             empty = self._insert(interval.EmptyOp())
             s = self._insert(interval.SelectOp(self.cond_value(run.conds), s, empty))
@@ -631,7 +888,7 @@ def _fold_function(func: mask.FuncOp, max_intervals: int) -> Reason | None:
     yield_op = func.yield_op
     folder = _Folder(func, max_intervals, yield_op)
     try:
-        runs = folder.fold(yield_op.value)
+        runs = folder.check_size(folder.fold(yield_op.value), "the keep value")
     except NotFoldable as e:
         region_dce(func.body)
         return e.reason

@@ -20,6 +20,21 @@ For every `mask.func` that is not windowed yet:
 4. A comparison of a select / min / max of lane-affine values is
    distributed over its arms (`abs(q - kv) <= w` becomes two lane_cmps
    chosen by a third).
+5. Lane case splitting (index-set splitting over the 32 lanes): a comparison
+   whose operands are piecewise lane-affine is split into pieces, each a
+   lane-affine comparison guarded by the lanes of its piece:
+   - a lane-dependent select / min / max anywhere in the operands gives two
+     pieces, guarded by its condition and its negation;
+   - a division `X // D` / remainder `X % D` (D >= 8 a constant, X = A + c * L
+     lane-affine with c = +-1) takes at most 1 + (D + 30) // D values over the
+     window. With R = A mod d and Q = A // d (d the smallest divisor of D
+     among the divisions of the comparison, at least 8), piece k is the
+     lanes where `c * L + R - k * d` is in [0, d); there X // d = Q + k and
+     X % d = c * L + R - k * d is lane-affine, and every X // (m * d),
+     X % (m * d) of the same X follows. Piece bounds share R, so
+     fold-intervals sees that different pieces are disjoint.
+   A remainder by a constant P <= 32 compared with a constant is left to
+   fold-intervals as a periodic lane set.
 
 Comparisons that cannot be rewritten stay as they are; `fold-intervals`
 reports why.
@@ -27,7 +42,7 @@ reports why.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects import arith, builtin
@@ -40,6 +55,11 @@ from maskopt.passes.rewriting import dce as region_dce  # region_dce, fast on ma
 
 from maskopt.dialects import mask
 from maskopt.passes.analysis import Affine, LinearForms, Range, type_range
+
+#: The smallest divisor split into lane pieces (at most 5 pieces).
+MIN_SPLIT_DIVISOR = 8
+#: The most pieces one comparison is split into (over nested splits).
+MAX_PIECES = 32
 
 #: arith.cmpi predicate number -> lane_cmp predicate name (signed and equality).
 CMPI_TO_LANE = {0: "eq", 1: "ne", 2: "slt", 3: "sle", 4: "sgt", 5: "sge"}
@@ -212,6 +232,13 @@ def _floordiv_by_positive_constant(v: SSAValue) -> tuple[SSAValue, int] | None:
 class _Rewriter:
     func: mask.FuncOp
     forms: LinearForms
+    residues: dict = field(default_factory=dict)
+    #: (A, c, d) -> (A // d, [(k, guard of piece k)]) of the divisions split.
+    splits: dict = field(default_factory=dict)
+    #: results of split_compare; whether some piece holds a lane-dependent
+    #: comparison (then aligned comparisons stay single runs).
+    split_values: set = field(default_factory=set)
+    impure: bool = False
 
     def lane_compare(self, pred: str, diff: Affine, at: Operation) -> SSAValue | None:
         """`diff <pred> 0` as a lane_cmp (or a uniform cmpi), inserted before `at`."""
@@ -252,19 +279,59 @@ class _Rewriter:
             return None
         return self.lane_compare(pred, lhs - rhs, op)
 
+    def _uniform_divisor(self, v: SSAValue) -> tuple[SSAValue, SSAValue] | None:
+        """(A, D) of `v = A // D` with D lane-uniform and provably positive."""
+        op = v.owner
+        if (
+            isinstance(op, arith.FloorDivSIOp)
+            and op.rhs not in self.forms.dependent
+            and self.forms.ranges.of(op.rhs).lo > 0
+        ):
+            return op.lhs, op.rhs
+        return None
+
+    def _times(self, w: SSAValue, d: SSAValue, at: Operation) -> SSAValue | None:
+        """W * D computed exactly in i64 (None if it might wrap)."""
+        ops: list[Operation] = []
+        wide = [self._emit_cast(x, i64, ops) for x in (w, d)]
+        mul = arith.MuliOp(wide[0], wide[1])
+        ops.append(mul)
+        self._insert(ops, at)
+        if self.forms.ranges.may_wrap(mul):
+            return None
+        return mul.result
+
     def floordiv_compare(self, op: arith.CmpiOp, pred: str) -> SSAValue | None:
         a, w = op.lhs, op.rhs
-        if a not in self.forms.dependent or _floordiv_by_positive_constant(a) is None:
+        if a not in self.forms.dependent or (
+            _floordiv_by_positive_constant(a) is None and self._uniform_divisor(a) is None
+        ):
             a, w, pred = w, a, MIRROR[pred]
+        if w in self.forms.dependent:
+            return None
         fd = _floordiv_by_positive_constant(a)
-        if fd is None or w in self.forms.dependent:
-            return None
-        numerator, d = fd
-        x, wf = self.forms.of(numerator), self.forms.of(w)
-        if x is None or wf is None:
-            return None
-        low = x - wf.scale(d)  # A - W*B: A // B >= W  <=>  low >= 0
-        high = low - Affine((), d - 1)  # A // B <= W  <=>  high <= 0
+        if fd is not None:
+            numerator, d = fd
+            x, wf = self.forms.of(numerator), self.forms.of(w)
+            if x is None or wf is None:
+                return None
+            low = x - wf.scale(d)  # A - W*B: A // B >= W  <=>  low >= 0
+            high = low - Affine((), d - 1)  # A // B <= W  <=>  high <= 0
+        else:
+            # A lane-uniform divisor D > 0: the same bounds with W*D and D as
+            # lane-uniform atoms (W*D exact in i64).
+            ud = self._uniform_divisor(a)
+            if ud is None:
+                return None
+            numerator, dv = ud
+            x = self.forms.of(numerator)
+            if x is None or not isinstance(w.type, IntegerType):
+                return None
+            product = self._times(w, dv, op)
+            if product is None:
+                return None
+            low = x - Affine.atom(product)
+            high = low - Affine.atom(dv) + Affine((), 1)
         parts: list[tuple[str, Affine]]
         combine: type[arith.AndIOp] | type[arith.OrIOp] | None = None
         match pred:
@@ -333,21 +400,398 @@ class _Rewriter:
             return either.result
         return None
 
-    def run(self) -> None:
-        for op in list(self.func.block.ops):
-            if not isinstance(op, arith.CmpiOp):
-                continue
-            pred = CMPI_TO_LANE.get(op.predicate.value.data)
-            if pred is None or not (
-                op.lhs in self.forms.dependent or op.rhs in self.forms.dependent
+    # Lane case splitting --------------------------------------------------
+
+    def _insert(self, ops: list[Operation], at: Operation) -> None:
+        """Insert `ops` before `at`, keeping lane dependence up to date."""
+        Rewriter.insert_op(ops, InsertPoint.before(at))
+        dependent = self.forms.dependent
+        for o in ops:
+            if isinstance(o, mask.LaneOp | mask.LaneCmpOp) or any(
+                x in dependent for x in o.operands
+            ):
+                dependent.update(o.results)
+
+    def _cone(self, op: Operation) -> list[Operation]:
+        """The lane-dependent ops `op`'s operands are computed by, in block order."""
+        seen: set[Operation] = set()
+        stack = [v for v in op.operands if v in self.forms.dependent]
+        while stack:
+            v = stack.pop()
+            o = v.owner
+            if isinstance(o, Operation) and o not in seen and v is not self.forms.lane:
+                seen.add(o)
+                stack.extend(x for x in o.operands if x in self.forms.dependent)
+        return [o for o in self.func.block.ops if o in seen]
+
+    def periodic_candidate(self, op: arith.CmpiOp) -> bool:
+        """`(X mod P) <pred> r`, P <= 32 and r constants: a periodic lane set."""
+        for mod, other in ((op.lhs, op.rhs), (op.rhs, op.lhs)):
+            m = mod.owner
+            if const_evaluate_operand(other) is None or not isinstance(
+                m, (mask.FloorModOp, arith.RemSIOp)
             ):
                 continue
-            new = self.affine_compare(op, pred)
+            p = const_evaluate_operand(m.rhs)
+            x = self.forms.of(m.lhs)
+            if (
+                p is not None
+                and 1 <= p <= 32
+                and x is not None
+                and self.forms.lane is not None
+                and x.coeff(self.forms.lane) in (1, -1)
+                and (isinstance(m, mask.FloorModOp) or self.forms.ranges.of(m.lhs).lo >= 0)
+            ):
+                return True
+        return False
+
+    def _division(self, o: Operation) -> tuple[Affine, int, bool] | None:
+        """(numerator form, divisor, is remainder) of a splittable division."""
+        if not isinstance(
+            o, (arith.FloorDivSIOp, arith.DivSIOp, mask.FloorModOp, arith.RemSIOp)
+        ):
+            return None
+        d = const_evaluate_operand(o.operands[1])
+        x = self.forms.of(o.operands[0])
+        lane = self.forms.lane
+        if d is None or d <= 0 or x is None or lane is None:
+            return None
+        if x.coeff(lane) not in (1, -1):
+            return None
+        truncating = isinstance(o, (arith.DivSIOp, arith.RemSIOp))
+        if truncating and self.forms.ranges.of(o.operands[0]).lo < 0:
+            return None
+        return x, d, isinstance(o, (mask.FloorModOp, arith.RemSIOp))
+
+    def _emit_cast(self, v: SSAValue, t: IntegerType, ops: list[Operation]) -> SSAValue:
+        if v.type == t:
+            return v
+        assert isinstance(v.type, IntegerType)
+        o = arith.ExtSIOp(v, t) if v.type.width.data < t.width.data else arith.TruncIOp(v, t)
+        ops.append(o)
+        return o.result
+
+    def _const(self, c: int, t: IntegerType, ops: list[Operation]) -> SSAValue:
+        o = arith.ConstantOp.from_int_and_width(c, t)
+        ops.append(o)
+        return o.result
+
+    def _residue(self, a: Affine, d: int, at: Operation) -> tuple[SSAValue, SSAValue] | None:
+        """(R, Q) = (A mod d, A // d) as lane-uniform values, memoized."""
+        key = (a.key(), d)
+        if key in self.residues:
+            return self.residues[key]
+        mat = Materializer(self.forms)
+        reduced = a.reduce_mod(d)
+        ops: list[Operation] = []
+        if (
+            len(reduced.terms) == 1
+            and reduced.terms[0][1] == 1
+            and reduced.const == 0
+            and self.forms.ranges.of(reduced.terms[0][0]).within(Range(0, d - 1))
+        ):
+            r = reduced.terms[0][0]
+        else:
+            red = mat.emit(reduced, at)
+            if red is None:
+                return None
+            assert isinstance(red.type, IntegerType)
+            mod = mask.FloorModOp(red, self._const(d, red.type, ops))
+            ops.append(mod)
+            r = mod.result
+        whole = mat.emit(a, at)
+        if whole is None:
+            return None
+        assert isinstance(whole.type, IntegerType)
+        q = arith.FloorDivSIOp(whole, self._const(d, whole.type, ops))
+        ops.append(q)
+        self._insert(ops, at)
+        self.residues[key] = (r, q.result)
+        return self.residues[key]
+
+    def _known_residue(self, op: arith.CmpiOp) -> bool:
+        """Whether the first splittable division of `op` has a residue that is
+        already a value of [0, d) (a nested split of an earlier piece): its
+        pieces then share the earlier pieces' guards."""
+        lane = self.forms.lane
+        for o in self._cone(op):
+            info = self._division(o)
+            if info is None or lane is None:
+                continue
+            x, d, _ = info
+            reduced = x.without(lane).reduce_mod(d)
+            return (
+                d >= MIN_SPLIT_DIVISOR
+                and len(reduced.terms) == 1
+                and reduced.terms[0][1] == 1
+                and reduced.const == 0
+                and any(reduced.terms[0][0] is r for r, _ in self.residues.values())
+            )
+        return False
+
+    def division_pieces(
+        self, op: arith.CmpiOp, cone: list[Operation]
+    ) -> list[tuple[SSAValue, dict[SSAValue, SSAValue]]] | None:
+        divisions = [(o, info) for o in cone if (info := self._division(o)) is not None]
+        if not divisions:
+            return None
+        _, (x, big, _) = divisions[0]
+        lane = self.forms.lane
+        assert lane is not None
+        # Divisors of X and of remainders of X ((X % D) // d', (X % D) % d').
+        remainders = {o.results[0] for o, (xo, _, rem) in divisions if rem and xo.key() == x.key()}
+        divisors = [
+            d
+            for o in cone
+            if isinstance(o, (arith.FloorDivSIOp, arith.DivSIOp, mask.FloorModOp, arith.RemSIOp))
+            and (
+                (f := self.forms.of(o.operands[0])) is not None and f.key() == x.key()
+                or o.operands[0] in remainders
+            )
+            and (d := const_evaluate_operand(o.operands[1])) is not None
+            and d >= MIN_SPLIT_DIVISOR
+            and big % d == 0
+        ]
+        if not divisors:
+            return None
+        d = min(divisors)
+        c = x.coeff(lane)
+        a = x.without(lane)
+        rq = self._residue(a, d, op)
+        if rq is None:
+            return None
+        r, q = rq
+        assert isinstance(q.type, IntegerType)
+        guards = self.piece_guards(r, c, d, op)
+        if guards is None:
+            return None
+        self.splits.setdefault((a.key(), c, d), (a, q, guards))
+        pieces = []
+        for k, guard in guards:
+            ops: list[Operation] = []
+            qk = arith.AddiOp(q, self._const(k, q.type, ops))
+            ops.append(qk)
+            replace: dict[SSAValue, SSAValue] = {}
+            for o, (xo, dd, is_rem) in divisions:
+                if xo.key() != x.key() or dd % d:
+                    continue
+                t = o.results[0].type
+                assert isinstance(t, IntegerType)
+                m = dd // d
+                if m == 1:
+                    whole = qk.result
+                else:
+                    div = arith.FloorDivSIOp(qk.result, self._const(m, q.type, ops))
+                    ops.append(div)
+                    whole = div.result
+                if not is_rem:
+                    replace[o.results[0]] = self._emit_cast(whole, t, ops)
+                    continue
+                # rho = c * L + R - k * d, in t
+                lane_t = self._emit_cast(lane, t, ops)
+                r_t = self._emit_cast(r, t, ops)
+                rho_op = arith.AddiOp(r_t, lane_t) if c == 1 else arith.SubiOp(r_t, lane_t)
+                ops.append(rho_op)
+                rho = rho_op.result
+                if k:
+                    sub = arith.SubiOp(rho, self._const(k * d, t, ops))
+                    ops.append(sub)
+                    rho = sub.result
+                if m != 1:
+                    wrem = mask.FloorModOp(qk.result, self._const(m, q.type, ops))
+                    ops.append(wrem)
+                    w = self._emit_cast(wrem.result, t, ops)
+                    scaled = arith.MuliOp(w, self._const(d, t, ops))
+                    ops.append(scaled)
+                    total = arith.AddiOp(scaled.result, rho)
+                    ops.append(total)
+                    rho = total.result
+                replace[o.results[0]] = rho
+            self._insert(ops, op)
+            pieces.append((guard, replace))
+        return pieces
+
+    def piece_guards(
+        self, r: SSAValue, c: int, d: int, at: Operation
+    ) -> list[tuple[int, SSAValue]] | None:
+        """(k, lanes where c * L + r - k * d is in [0, d)) for the pieces k."""
+        lane = self.forms.lane
+        assert lane is not None
+        ks = range(0, (d + 30) // d + 1) if c == 1 else range(-((31 + d - 1) // d), 1)
+        guards = []
+        for k in ks:
+            lo = self.lane_compare("sge", Affine(((lane, c), (r, 1)), -k * d), at)
+            hi = self.lane_compare("slt", Affine(((lane, c), (r, 1)), -(k + 1) * d), at)
+            if lo is None or hi is None:
+                return None
+            guard = arith.AndIOp(lo, hi)
+            self._insert([guard], at)
+            guards.append((k, guard.result))
+        return guards
+
+    def aligned_compare(self, op: arith.CmpiOp, pred: str) -> SSAValue | None:
+        """
+        `X + e <pred> 0` where X = A + c * L was split by d (see
+        `division_pieces`) and the threshold is a multiple of d compares
+        X // d, which is lane-uniform in every piece: it becomes the pieces'
+        guards with lane-uniform comparisons, so it combines with the other
+        pieces of X into few runs. Only done when every split comparison is
+        lane-uniform in each of its pieces (otherwise the single run of the
+        comparison is the cheaper form).
+        """
+        lhs, rhs = self.forms.of(op.lhs), self.forms.of(op.rhs)
+        lane = self.forms.lane
+        if lhs is None or rhs is None or lane is None or not self.splits:
+            return None
+        diff = lhs - rhs
+        for (_, c, d), (a, q, guards) in self.splits.items():
+            p = pred
+            form = diff
+            if form.coeff(lane) == -c:
+                form, p = form.scale(-1), MIRROR[pred]
+            if form.coeff(lane) != c:
+                continue
+            e = form - a - Affine(((lane, c),))
+            if e.terms:
+                continue
+            # X + e <p> 0 as X // d <p'> t
+            match p:
+                case "slt" | "sge" if (-e.const) % d == 0:
+                    t, p2 = -e.const // d, p
+                case "sle" if (1 - e.const) % d == 0:
+                    t, p2 = (1 - e.const) // d, "slt"
+                case "sgt" if (1 - e.const) % d == 0:
+                    t, p2 = (1 - e.const) // d, "sge"
+                case _:
+                    continue
+            assert isinstance(q.type, IntegerType)
+            if not Range.exact(t).within(type_range(q.type)):
+                continue
+            acc: SSAValue | None = None
+            for k, guard in guards:
+                ops: list[Operation] = []
+                qk = arith.AddiOp(q, self._const(k, q.type, ops))
+                ops.append(qk)
+                cmp = arith.CmpiOp(qk.result, self._const(t, q.type, ops), LANE_TO_CMPI[p2])
+                both = arith.AndIOp(guard, cmp.result)
+                ops += [cmp, both]
+                if acc is not None:
+                    ops.append(either := arith.OrIOp(acc, both.result))
+                    self._insert(ops, op)
+                    acc = either.result
+                else:
+                    self._insert(ops, op)
+                    acc = both.result
+            return acc
+        return None
+
+    def select_pieces(
+        self, op: arith.CmpiOp, cone: list[Operation]
+    ) -> list[tuple[SSAValue, dict[SSAValue, SSAValue]]] | None:
+        for o in cone:
+            if isinstance(o, arith.SelectOp):
+                cond: SSAValue | None = o.cond
+            elif isinstance(o, (arith.MinSIOp, arith.MaxSIOp)):
+                a, b = self.forms.of(o.lhs), self.forms.of(o.rhs)
+                if a is None or b is None:
+                    continue
+                cond = self.lane_compare(
+                    "slt" if isinstance(o, arith.MinSIOp) else "sgt", a - b, op
+                )
+            else:
+                continue
+            if cond is None:
+                continue
+            true = arith.ConstantOp.from_int_and_width(-1, 1)
+            not_cond = arith.XOrIOp(cond, true.result)
+            self._insert([true, not_cond], op)
+            return [
+                (cond, {o.results[0]: o.operands[-2]}),
+                (not_cond.result, {o.results[0]: o.operands[-1]}),
+            ]
+        return None
+
+    def split_compare(self, op: arith.CmpiOp, budget: int) -> SSAValue | None:
+        """Split `op` into lane pieces (see the module doc), or None."""
+        cone = self._cone(op)
+        pieces = self.select_pieces(op, cone) or self.division_pieces(op, cone)
+        if pieces is None or len(pieces) > budget:
+            return None
+        budget //= len(pieces)
+        values = []
+        for guard, replace in pieces:
+            # Clone the ops between the replaced values and `op`.
+            mapper = dict(replace)
+            clones: list[Operation] = []
+            for o in cone + [op]:
+                if o.results[0] in replace:
+                    continue
+                if any(x in mapper for x in o.operands):
+                    new = o.clone(value_mapper=mapper)
+                    clones.append(new)
+                    for old_r, new_r in zip(o.results, new.results):
+                        mapper[old_r] = new_r
+            if not clones or clones[-1].results[0] is not mapper.get(op.result):
+                return None
+            self._insert(clones, op)
+            cmp = clones[-1]
+            assert isinstance(cmp, arith.CmpiOp)
+            if cmp.result not in self.forms.dependent:
+                value: SSAValue | None = cmp.result  # lane-uniform in this piece
+            else:
+                value = self.rewrite(cmp, budget)
+                if value is not None and value not in self.split_values:
+                    self.impure = True  # a lane-dependent comparison in a piece
+            if value is None:
+                return None
+            both = arith.AndIOp(guard, value)
+            self._insert([both], op)
+            values.append(both.result)
+        acc = values[0]
+        for v in values[1:]:
+            either = arith.OrIOp(acc, v)
+            self._insert([either], op)
+            acc = either.result
+        self.split_values.add(acc)
+        return acc
+
+    def rewrite(self, op: arith.CmpiOp, budget: int = MAX_PIECES) -> SSAValue | None:
+        """A lane-affine equivalent of the comparison `op`, or None."""
+        pred = CMPI_TO_LANE.get(op.predicate.value.data)
+        if pred is None or not (
+            op.lhs in self.forms.dependent or op.rhs in self.forms.dependent
+        ):
+            return None
+        if op.lhs.type == IntegerType(1):
+            return None
+        if self.periodic_candidate(op):
+            return op.result
+        new = self.affine_compare(op, pred)
+        if new is None and budget > 1 and self._known_residue(op):
+            new = self.split_compare(op, budget)
+        if new is None:
+            new = self.floordiv_compare(op, pred)
+        if new is None:
+            new = self.select_compare(op, pred)
+        if new is None and budget > 1:
+            new = self.split_compare(op, budget)
+        return new
+
+    def run(self) -> None:
+        cmps = [op for op in self.func.block.ops if isinstance(op, arith.CmpiOp)]
+        # Comparisons that need lane splitting first, so that the others can
+        # be aligned with their pieces.
+        affine = [
+            op for op in cmps if self.forms.of(op.lhs) is not None and self.forms.of(op.rhs) is not None
+        ]
+        for op in [op for op in cmps if op not in affine] + affine:
+            new = None
+            pred = CMPI_TO_LANE.get(op.predicate.value.data)
+            if op in affine and pred is not None and not self.impure:
+                new = self.aligned_compare(op, pred)
             if new is None:
-                new = self.floordiv_compare(op, pred)
-            if new is None:
-                new = self.select_compare(op, pred)
-            if new is not None:
+                new = self.rewrite(op)
+            if new is not None and new is not op.result:
                 if op.result.name_hint and new.name_hint is None:
                     new.name_hint = op.result.name_hint
                 if isinstance(new.owner, Operation) and isinstance(new.owner.location, UnknownLoc):
@@ -370,4 +814,47 @@ class LaneAffinePass(ModulePass):
                 continue
             window_function(func)
             _Rewriter(func, LinearForms.build(func)).run()
+            _sort_topologically(func)
             region_dce(func.body)
+
+
+def _sort_topologically(func: mask.FuncOp) -> None:
+    """
+    Reorder the body so that every value is defined before its uses, keeping
+    the original order where it already is: an aligned comparison may use the
+    piece guards of a split that comes later in the block.
+    """
+    block = func.block
+    ops = list(block.ops)
+    position = {op: i for i, op in enumerate(ops)}
+    placed: set[Operation] = set()
+    order: list[Operation] = []
+
+    def place(op: Operation) -> None:
+        stack = [(op, False)]
+        while stack:
+            o, ready = stack.pop()
+            if o in placed:
+                continue
+            if ready:
+                placed.add(o)
+                order.append(o)
+                continue
+            stack.append((o, True))
+            deps = [
+                x.owner
+                for x in o.operands
+                if isinstance(x.owner, Operation) and x.owner in position
+            ]
+            for d in sorted(deps, key=position.__getitem__, reverse=True):
+                if d not in placed:
+                    stack.append((d, False))
+
+    for op in ops:
+        place(op)
+    if order == ops:
+        return
+    for op in ops:
+        op.detach()
+    for op in order:
+        block.add_op(op)

@@ -1,30 +1,130 @@
 """
-`simplify-intervals`: fold constant and trivial lane sets and deduplicate
-equal sets (the `interval` canonicalization patterns plus CSE), so that a
-packed keep word is built from as few ranges as possible.
+`simplify-intervals`: fold constant and trivial lane sets, deduplicate equal
+sets (the `interval` canonicalization patterns plus CSE), and simplify unions
+of runs whose bounds are provably ordered:
+
+- a range whose upper bound is provably at or below its lower bound is empty;
+- in a union, a range contained in another range is dropped, and two ranges
+  that provably touch or overlap (`[a, b) | [c, d)` with a <= c <= b <= d)
+  are one range `[a, d)`.
+
+Bounds are compared as `base + k` for constants k, seen through `arith.addi`
+/ `arith.subi` of a constant that value-range analysis proves do not wrap;
+only their clipped values in [0, 32] matter, and clipping is monotone.
 """
+
+from __future__ import annotations
 
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import builtin
+from xdsl.dialects import arith, builtin
+from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import PatternRewriteWalker
+from xdsl.pattern_rewriter import (
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+from xdsl.transforms.canonicalization_patterns.utils import const_evaluate_operand
 
+from maskopt.dialects import interval, mask
+from maskopt.dialects.interval import LANES
 from maskopt.passes.canonicalization_patterns.interval import ALL_PATTERNS
 from maskopt.passes.rewriting import PatternApplier, cse, dce
 
 
+class _Bounds:
+    """Provable order of lane bounds inside one function."""
+
+    def __init__(self, op: Operation):
+        from maskopt.passes.analysis import ValueRanges
+
+        func = op.parent_op()
+        while func is not None and not isinstance(func, mask.FuncOp):
+            func = func.parent_op()
+        self.ranges = ValueRanges(func) if func is not None else None
+
+    def offset(self, v: SSAValue) -> tuple[SSAValue | None, int]:
+        c = const_evaluate_operand(v)
+        if c is not None:
+            return None, c
+        op = v.owner
+        if (
+            isinstance(op, (arith.AddiOp, arith.SubiOp))
+            and self.ranges is not None
+            and not self.ranges.may_wrap(op)
+        ):
+            k = const_evaluate_operand(op.rhs)
+            if k is not None:
+                base, j = self.offset(op.lhs)
+                return base, j + (k if isinstance(op, arith.AddiOp) else -k)
+        return v, 0
+
+    def le(self, a: SSAValue, b: SSAValue) -> bool:
+        """Whether clip(a) <= clip(b) at every point."""
+        if a is b:
+            return True
+        (ba, ka), (bb, kb) = self.offset(a), self.offset(b)
+        if ba is None and ka <= 0 or bb is None and kb >= LANES:
+            return True
+        return ba is bb and ka <= kb
+
+
+class RangeProvablyEmpty(RewritePattern):
+    """`interval.range %lo, %hi` with hi <= lo provably is empty."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: interval.RangeOp, rewriter: PatternRewriter, /):
+        if _Bounds(op).le(op.hi, op.lo):
+            rewriter.replace(op, interval.EmptyOp())
+
+
+class UnionOfOrderedRanges(RewritePattern):
+    """In a union, drop ranges contained in another and merge touching ranges."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: interval.UnionOp, rewriter: PatternRewriter, /):
+        sets = list(op.sets)
+        ranges = [s for s in sets if isinstance(s.owner, interval.RangeOp)]
+        if len(ranges) < 2:
+            return
+        bounds = _Bounds(op)
+        for x in ranges:
+            for y in ranges:
+                if x is y:
+                    continue
+                rx, ry = x.owner, y.owner
+                assert isinstance(rx, interval.RangeOp) and isinstance(ry, interval.RangeOp)
+                if bounds.le(ry.lo, rx.lo) and bounds.le(rx.hi, ry.hi):
+                    sets.remove(x)  # x is within y
+                    rewriter.replace(op, interval.UnionOp(sets))
+                    return
+                if (
+                    rx.lo.type == ry.lo.type
+                    and bounds.le(rx.lo, ry.lo)
+                    and bounds.le(ry.lo, rx.hi)
+                    and bounds.le(rx.hi, ry.hi)
+                ):
+                    merged = interval.RangeOp(rx.lo, ry.hi)
+                    rewriter.insert_op(merged)
+                    rest = [s for s in sets if s is not x and s is not y]
+                    rewriter.replace(op, interval.UnionOp([merged.result, *rest]))
+                    return
+
+
 @dataclass(frozen=True)
 class SimplifyIntervalsPass(ModulePass):
-    """Simplify lane-set expressions: constant sets, identities, duplicates."""
+    """Simplify lane-set expressions: constant sets, identities, duplicates,
+    empty, contained and touching ranges."""
 
     name = "simplify-intervals"
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
         cse(op)
         PatternRewriteWalker(
-            PatternApplier(ALL_PATTERNS),
+            PatternApplier([RangeProvablyEmpty(), UnionOfOrderedRanges(), *ALL_PATTERNS]),
             post_walk_func=dce,
         ).rewrite_module(op)
         cse(op)

@@ -58,6 +58,11 @@ class MaskCase:
     large_indices: bool  # no aux tensor indexed by q/kv: q/kv near 2^31 may be sampled
     tags: tuple[str, ...] = ()
     note: str = ""
+    #: maskopt's expected result (see EXPECTED): the number of runs the keep
+    #: word is built from (0 for a constant word), or None when it stays
+    #: per-lane, then with a fragment of the reason.
+    ranges: int | None = None
+    reason: str | None = None
 
     def __repr__(self) -> str:  # keep pytest ids / failure output short
         return f"MaskCase({self.name!r})"
@@ -687,6 +692,117 @@ def make_batchify_causal(size=64):
     return batchify_mask_mod(causal_mask, size)
 
 
+def make_nine_diagonals():
+    def nine_diagonals(b, h, q_idx, kv_idx):
+        keep = q_idx == kv_idx
+        for j in range(1, 9):
+            keep = keep | (q_idx - kv_idx == j)
+        return keep
+
+    return nine_diagonals
+
+
+def make_odd_kv():
+    def odd_kv(b, h, q_idx, kv_idx):
+        return kv_idx % 2 == 1
+
+    return odd_kv
+
+
+def make_every_third_causal():
+    def every_third_causal(b, h, q_idx, kv_idx):
+        return ((q_idx - kv_idx) % 3 == 0) & (kv_idx <= q_idx)
+
+    return every_third_causal
+
+
+def make_kv_mod5_lt2():
+    def kv_mod5_lt2(b, h, q_idx, kv_idx):
+        return kv_idx % 5 < 2
+
+    return kv_mod5_lt2
+
+
+def make_block_start_causal(block=64):
+    def block_start_causal(b, h, q_idx, kv_idx):
+        return (kv_idx >= q_idx - q_idx % block) & (kv_idx <= q_idx)
+
+    return block_start_causal
+
+
+def make_alternating_blocks(block=48):
+    def alternating_blocks(b, h, q_idx, kv_idx):
+        return (kv_idx // block) % 2 == (q_idx // block) % 2
+
+    return alternating_blocks
+
+
+def make_half_period_40():
+    def half_period_40(b, h, q_idx, kv_idx):
+        return (kv_idx % 40 < 20) & (q_idx >= kv_idx)
+
+    return half_period_40
+
+
+def make_batchify(inner: str, size: int):
+    from attn_gym.masks import batchify_mask_mod, generate_prefix_lm_mask, generate_sliding_window
+    from torch.nn.attention.flex_attention import noop_mask
+
+    mm = {"noop": noop_mask, "sliding_window_16": generate_sliding_window(16),
+          "prefix_lm_8": generate_prefix_lm_mask(8)}[inner]
+    return batchify_mask_mod(mm, size)
+
+
+def make_natten_sized(canvas, kernel):
+    from attn_gym.masks import generate_natten
+
+    return generate_natten(canvas_w=canvas, canvas_h=canvas, kernel_w=kernel, kernel_h=kernel)
+
+
+def make_sta_2d_32():
+    from attn_gym.masks import generate_sta_mask_mod_2d
+
+    return generate_sta_mask_mod_2d((32, 32), (16, 16), (8, 8), text_seq_len=0)
+
+
+def make_block_diffusion_sized(seq_len, block_size):
+    from attn_gym.masks import generate_block_diffusion_mask
+
+    return generate_block_diffusion_mask(seq_len=seq_len, block_size=block_size)
+
+
+def make_jetspec_training_sized(prefix, block_size):
+    from attn_gym.masks import generate_jetspec_training_mask_mod
+
+    return generate_jetspec_training_mask_mod(prefix, block_size)
+
+
+def make_per_head_chunked_causal():
+    def per_head_chunked_causal(b, h, q_idx, kv_idx):
+        chunk = 64 * (h % 4 + 1)  # a lane-uniform divisor in [64, 256]
+        return (q_idx // chunk == kv_idx // chunk) & (q_idx >= kv_idx)
+
+    return per_head_chunked_causal
+
+
+def make_window_or_prefix():
+    from attn_gym.masks import causal_mask, generate_prefix_lm_mask, generate_sliding_window
+    from torch.nn.attention.flex_attention import and_masks, or_masks
+
+    return or_masks(and_masks(causal_mask, generate_sliding_window(256)), generate_prefix_lm_mask(16))
+
+
+def make_long_range_only():
+    from attn_gym.masks import causal_mask, generate_sliding_window
+
+    window = generate_sliding_window(64)
+
+    def long_range_only(b, h, q_idx, kv_idx):
+        return causal_mask(b, h, q_idx, kv_idx) & ~window(b, h, q_idx, kv_idx)
+
+    return long_range_only
+
+
 # ----------------------------------------------------------------------------
 # the corpus
 # ----------------------------------------------------------------------------
@@ -741,10 +857,95 @@ CORPUS: list[MaskCase] = [
     MaskCase("doc_mask_gather", make_doc_mask_gather, (1, 1, 1024, 1024), False, False, 1, False, ("aux", "gather")),
     MaskCase("is_global_gather", make_is_global_gather, (1, 1, 512, 512), False, False, 8, False, ("aux", "gather")),
     MaskCase("even_kv_causal", make_even_kv, (1, 1, 512, 512), False, False, 16, True, ("mod", "gather_like")),
+    MaskCase("nine_diagonals", make_nine_diagonals, (1, 1, 512, 512), False, True, 1, True, ("union", "simplify")),
+    MaskCase("odd_kv", make_odd_kv, (1, 1, 256, 256), False, True, 16, True, ("mod", "periodic")),
+    MaskCase("every_third_causal", make_every_third_causal, (1, 1, 512, 512), False, True, 11, True, ("mod", "periodic")),
+    MaskCase("kv_mod5_lt2", make_kv_mod5_lt2, (1, 1, 256, 256), False, True, 7, True, ("mod", "periodic")),
+    MaskCase("block_start_causal_64", make_block_start_causal, (1, 1, 512, 512), False, True, 1, True, ("mod",)),
+    MaskCase("alternating_blocks_48", make_alternating_blocks, (1, 1, 512, 512), False, True, 1, True, ("floordiv", "mod", "piecewise")),
+    MaskCase("half_period_40_causal", make_half_period_40, (1, 1, 512, 512), False, True, 2, True, ("mod", "piecewise")),
+    MaskCase("batchify_noop_64", _P(make_batchify, "noop", 64), (1, 1, 512, 512), True, True, 1, True, ("attn_gym", "floordiv", "mod")),
+    MaskCase("batchify_sliding_window_16_128", _P(make_batchify, "sliding_window_16", 128), (1, 1, 512, 512), False, True, 1, True, ("attn_gym", "floordiv", "mod", "piecewise")),
+    MaskCase("batchify_prefix_lm_8_256", _P(make_batchify, "prefix_lm_8", 256), (1, 1, 768, 768), False, True, 1, True, ("attn_gym", "floordiv", "mod", "piecewise", "union")),
+    MaskCase("natten_40x40_k5", _P(make_natten_sized, 40, 5), (1, 1, 1600, 1600), False, True, 1, True, ("attn_gym", "2d", "floordiv", "mod", "clamp", "piecewise")),
+    MaskCase("natten_16x16_k3", _P(make_natten_sized, 16, 3), (1, 1, 256, 256), False, True, 3, True, ("attn_gym", "2d", "floordiv", "mod", "clamp", "piecewise")),
+    MaskCase("sta_2d_32x32_t8", make_sta_2d_32, (1, 1, 1024, 1024), False, True, 1, True, ("attn_gym", "2d", "floordiv", "mod", "clamp", "piecewise")),
+    MaskCase("block_diffusion_512_b32", _P(make_block_diffusion_sized, 512, 32), (1, 1, 1024, 1024), False, True, 1, True, ("attn_gym", "floordiv", "mod", "union", "piecewise")),
+    MaskCase("jetspec_training_p50_b64", _P(make_jetspec_training_sized, 50, 64), (1, 1, 256, 306), False, True, 1, True, ("attn_gym", "floordiv", "mod", "union", "piecewise")),
+    MaskCase("per_head_chunked_causal", make_per_head_chunked_causal, (1, 4, 512, 512), False, True, 1, True, ("floordiv", "uniform_divisor")),
+    MaskCase("window_or_prefix", make_window_or_prefix, (1, 1, 1024, 1024), True, True, 1, True, ("attn_gym", "union")),
+    MaskCase("long_range_only", make_long_range_only, (1, 1, 1024, 1024), False, True, 1, True, ("attn_gym", "complement")),
 ]
 
 CORPUS_BY_NAME: dict[str, MaskCase] = {c.name: c for c in CORPUS}
 assert len(CORPUS_BY_NAME) == len(CORPUS), "duplicate corpus names"
+
+#: What maskopt folds each case to: (runs, None) when it packs into a keep word
+#: built from that many runs (0: a constant word), or (None, reason fragment)
+#: when it stays per-lane. `python -m maskopt.tools.corpus --packing` prints
+#: the measured figures next to these and next to inductor's.
+EXPECTED: dict[str, tuple[int | None, str | None]] = {
+    "causal": (1, None),
+    "attn_gym_causal": (1, None),
+    "causal_strict": (1, None),
+    "full": (0, None),
+    "sliding_window_100": (1, None),
+    "bottom_right_causal": (1, None),
+    "prefix_lm_77": (1, None),
+    "streaming_sink": (2, None),
+    "chunked_causal_96": (1, None),
+    "symmetric_window_40": (2, None),
+    "batchify_causal_64": (2, None),
+    "doc_start_causal_i32": (1, None),
+    "doc_start_causal_i64": (1, None),
+    "batched_doc_start_causal": (1, None),
+    "per_batch_window": (1, None),
+    "per_head_window": (1, None),
+    "row_bounded_causal": (1, None),
+    "packed_causal_doc": (1, None),
+    "shared_prefix": (2, None),
+    "block_diffusion": (3, None),
+    "jetspec_training": (4, None),
+    "spatial_head": (4, None),
+    "spatial_head_sink": (4, None),
+    "temporal_head": (6, None),
+    "natten_24x24_k7": (3, None),
+    "tiled_natten_24x24_k7_t8": (5, None),
+    "morton_natten_32x32_k7": (None, "`&` of a value that depends on kv_idx"),
+    "sta_2d": (3, None),
+    "sta_3d": (2, None),
+    "dilated_sliding_window_64_d2": (2, None),
+    "dilated_sliding_window_96_d8": (2, None),
+    "global_sliding_window_32": (None, "per-lane gather"),
+    "attn_gym_doc_causal": (None, "per-lane gather"),
+    "attn_gym_doc_full": (None, "per-lane gather"),
+    "vision_cross_attention": (None, "per-lane gather"),
+    "jetspec_tree_causal": (None, "per-lane gather"),
+    "doc_mask_gather": (None, "per-lane gather"),
+    "is_global_gather": (None, "per-lane gather"),
+    "even_kv_causal": (1, None),
+    "nine_diagonals": (1, None),
+    "odd_kv": (1, None),
+    "every_third_causal": (1, None),
+    "kv_mod5_lt2": (1, None),
+    "block_start_causal_64": (1, None),
+    "alternating_blocks_48": (2, None),
+    "half_period_40_causal": (2, None),
+    "batchify_noop_64": (1, None),
+    "batchify_sliding_window_16_128": (2, None),
+    "batchify_prefix_lm_8_256": (3, None),
+    "natten_40x40_k5": (2, None),
+    "natten_16x16_k3": (3, None),
+    "sta_2d_32x32_t8": (2, None),
+    "block_diffusion_512_b32": (2, None),
+    "jetspec_training_p50_b64": (3, None),
+    "per_head_chunked_causal": (1, None),
+    "window_or_prefix": (2, None),
+    "long_range_only": (1, None),
+}
+for _case in CORPUS:
+    _case.ranges, _case.reason = EXPECTED[_case.name]
+assert set(EXPECTED) == set(CORPUS_BY_NAME), "EXPECTED must cover the corpus"
 
 
 def get_case(name: str) -> MaskCase:
@@ -784,6 +985,56 @@ def measure(case: MaskCase, *, seed: int = 0, n_rows: int = 48, exhaustive: bool
     }
 
 
+def packed_runs(result) -> int | None:
+    """The number of runs a ``maskopt.CompiledMask``'s keep word is built from:
+    0 for a constant word, None when it is per-lane."""
+    if not result.packed:
+        return None
+    from xdsl.transforms.canonicalization_patterns.utils import const_evaluate_operand
+
+    word = result.module.ops.first.yield_op.value
+    if const_evaluate_operand(word) is not None:
+        return 0
+    return len(result.keep_mask_exprs)
+
+
+def packing_report(cases=None) -> list[dict]:
+    """Compile every case with maskopt and run inductor's packer on it."""
+    import maskopt
+    from maskopt.lowering.trace import trace_mask_mod
+
+    rows = []
+    for case in cases or CORPUS:
+        fn = case.make()
+        result = maskopt.compile_mask(fn, name=case.name)
+        rows.append({
+            "name": case.name,
+            "runs": packed_runs(result),
+            "expected": case.ranges,
+            "reason": result.reason,
+            "inductor": inductor_select(trace_mask_mod(fn, name=case.name)) is not None,
+            "max_runs": case.max_runs,
+        })
+    return rows
+
+
+def _print_packing() -> None:  # pragma: no cover - maintenance tool
+    rows = packing_report()
+    print(f"{'mask':34s} {'maskopt':>8s} {'expect':>6s} {'inductor':>8s} {'max runs':>8s}  reason")
+    for r in rows:
+        got = "lane" if r["runs"] is None else str(r["runs"])
+        exp = "lane" if r["expected"] is None else str(r["expected"])
+        why = "" if r["reason"] is None else " ".join(r["reason"].split())[:70]
+        print(f"{r['name']:34s} {got:>8s} {exp:>6s} {str(r['inductor']):>8s} {r['max_runs']!s:>8s}  {why}")
+    n = len(rows)
+    packed = [r for r in rows if r["runs"] is not None]
+    print(
+        f"maskopt packs {len(packed)}/{n} ({sum(r['runs'] for r in packed)} runs in all); "
+        f"inductor packs {sum(r['inductor'] for r in rows)}/{n}; "
+        f"differing from expected: {sum(r['runs'] != r['expected'] for r in rows)}"
+    )
+
+
 def _main() -> None:  # pragma: no cover - maintenance tool
     import time
 
@@ -805,4 +1056,9 @@ def _main() -> None:  # pragma: no cover - maintenance tool
 
 
 if __name__ == "__main__":  # pragma: no cover
-    _main()
+    import sys
+
+    if "--packing" in sys.argv[1:]:
+        _print_packing()
+    else:
+        _main()

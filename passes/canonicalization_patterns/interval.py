@@ -40,6 +40,18 @@ class RangeConstantFold(RewritePattern):
             rewriter.replace(op, interval.EmptyOp())
 
 
+class PeriodicConstantFold(RewritePattern):
+    """A periodic set keeping no residue is `empty`, one keeping all is `full`."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: interval.PeriodicOp, rewriter: PatternRewriter, /):
+        p, m = op.period_value, op.residues_value
+        if m == 0:
+            rewriter.replace(op, interval.EmptyOp())
+        elif m == (1 << p) - 1:
+            rewriter.replace(op, interval.FullOp())
+
+
 class UnionIdentities(RewritePattern):
     """Drop `empty` and duplicate operands of a union; `full` absorbs; one operand folds."""
 
@@ -174,6 +186,7 @@ class KeepWordConstant(RewritePattern):
 
 ALL_PATTERNS = (
     RangeConstantFold(),
+    PeriodicConstantFold(),
     UnionIdentities(),
     UnionFlatten(),
     UnionMergeRanges(),

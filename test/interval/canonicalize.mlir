@@ -533,3 +533,23 @@ mask.func @nested_fold window {
 // CHECK-NEXT:    %[[W:.*]] = arith.constant 0 : i32
 // CHECK-NEXT:    mask.yield %[[W]] : i32
 // CHECK-NEXT:  }
+
+// A periodic set keeping no residue is empty; one keeping every residue is
+// every lane.
+mask.func @periodic_constant window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %none = interval.periodic %kv period 4 residues 0 : i32
+  %all = interval.periodic %q period 4 residues 15 : i32
+  %some = interval.periodic %q period 4 residues 5 : i32
+  %u = interval.union %none, %some
+  %i = interval.intersect %u, %all
+  %w = interval.keep_word %i : i32
+  mask.yield %w : i32
+}
+
+// CHECK-LABEL: mask.func @periodic_constant window {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:    %[[SOME:.*]] = interval.periodic %[[Q]] period 4 residues 5 : i32
+// CHECK-NEXT:    %[[W:.*]] = interval.keep_word %[[SOME]] : i32
+// CHECK-NEXT:    mask.yield %[[W]] : i32
+// CHECK-NEXT:  }

@@ -101,3 +101,17 @@
 %w = interval.keep_word %f : i64
 
 // CHECK: {{^}}Expected attribute i32 but got i64{{$}}
+
+// -----
+
+%p = arith.constant 0 : i32
+%s = interval.periodic %p period 33 residues 1 : i32
+
+// CHECK: {{^}}interval.periodic period must be in [1, 32], got 33{{$}}
+
+// -----
+
+%p = arith.constant 0 : i32
+%s = interval.periodic %p period 3 residues 8 : i32
+
+// CHECK: {{^}}interval.periodic residues 0x8 must be a mask of the 3 residues of period 3{{$}}

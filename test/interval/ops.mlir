@@ -64,6 +64,31 @@ mask.func @sets window {
 // GENERIC-NEXT:    "mask.yield"(%[[W]]) : (i32) -> ()
 // GENERIC-NEXT:  }) : () -> ()
 
+// interval.periodic: the lanes L with (L + phase) mod period in residues.
+mask.func @periodic window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %even = interval.periodic %kv period 2 residues 1 : i32
+  %q64 = arith.extsi %q : i32 to i64
+  %third = interval.periodic %q64 period 3 residues 6 : i64
+  %i = interval.intersect %even, %third
+  %w = interval.keep_word %i : i32
+  mask.yield %w : i32
+}
+
+// CHECK-LABEL: mask.func @periodic window {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:    %[[EVEN:.*]] = interval.periodic %[[KV]] period 2 residues 1 : i32
+// CHECK-NEXT:    %[[Q64:.*]] = arith.extsi %[[Q]] : i32 to i64
+// CHECK-NEXT:    %[[THIRD:.*]] = interval.periodic %[[Q64]] period 3 residues 6 : i64
+// CHECK-NEXT:    %[[I:.*]] = interval.intersect %[[EVEN]], %[[THIRD]]
+// CHECK-NEXT:    %[[W:.*]] = interval.keep_word %[[I]] : i32
+// CHECK-NEXT:    mask.yield %[[W]] : i32
+// CHECK-NEXT:  }
+
+// GENERIC-LABEL: "mask.func"() <{sym_name = "periodic", kv_window}> ({
+// GENERIC:         %[[EVEN:.*]] = "interval.periodic"(%{{.*}}) <{period = 2 : i64, residues = 1 : i64}> : (i32) -> !interval.set
+// GENERIC:         %[[THIRD:.*]] = "interval.periodic"(%{{.*}}) <{period = 3 : i64, residues = 6 : i64}> : (i64) -> !interval.set
+
 // Interval ops are not tied to a mask.func.
 %lo = arith.constant 3 : i8
 %hi = arith.constant 9 : i8

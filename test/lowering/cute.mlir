@@ -44,7 +44,8 @@ mask.func @causal {
 
 // -----
 
-// Prefix LM: the keep word is the OR of the two runs.
+// Prefix LM: the runs [0, 128 - kv) and [0, q - kv + 1) both start at lane 0,
+// so the keep word is the one run up to the larger end.
 mask.func @prefix_lm {
 ^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
   %c128 = arith.constant 128 : i32
@@ -78,6 +79,43 @@ mask.func @prefix_lm {
 // CHECK-NEXT:     v_6 = bmsk_u32(cutlass.Uint32(0), cutlass.Uint32(max(v_5, cutlass.Int32(0))))
 // CHECK-NEXT:     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
 // CHECK-NEXT:     packed[0] = v_6
+// CHECK-NEXT:     return packed.load()
+// CHECK-EMPTY:
+// CHECK-EMPTY:
+// CHECK-NEXT: mask_mod.__vec_size__ = 32
+
+// -----
+
+// Attention sink or causal window: the keep word is the OR of two runs.
+mask.func @sink_or_window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %c4 = arith.constant 4 : i32
+  %c64 = arith.constant 64 : i32
+  %sink = arith.cmpi slt, %kv, %c4 : i32
+  %d = arith.subi %q, %kv : i32
+  %near = arith.cmpi sle, %d, %c64 : i32
+  %ge = arith.cmpi sge, %q, %kv : i32
+  %win = arith.andi %near, %ge : i1
+  %r = arith.ori %sink, %win : i1
+  mask.yield %r : i1
+}
+
+// CHECK:      @cute.jit
+// CHECK-NEXT: def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
+// CHECK-NEXT: """maskopt: mask.func @sink_or_window, packed keep word."""
+// CHECK-NEXT:     q = q_idx[0]
+// CHECK-NEXT:     kv = kv_idx[0]
+// CHECK-NEXT:     v = (kv + cutlass.Int32(28))
+// CHECK-NEXT:     v_1 = utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v))
+// CHECK-NEXT:     v_2 = (q - kv)
+// CHECK-NEXT:     v_3 = (cutlass.Int32(31) - v_2)
+// CHECK-NEXT:     v_4 = max(v_3, cutlass.Int32(0))
+// CHECK-NEXT:     v_5 = max(v_2, cutlass.Int32(64))
+// CHECK-NEXT:     v_6 = (v_5 + cutlass.Int32(-64))
+// CHECK-NEXT:     v_7 = (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_4)) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_6)))
+// CHECK-NEXT:     v_8 = (v_1 | v_7)
+// CHECK-NEXT:     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
+// CHECK-NEXT:     packed[0] = v_8
 // CHECK-NEXT:     return packed.load()
 // CHECK-EMPTY:
 // CHECK-EMPTY:
@@ -333,3 +371,29 @@ mask.func @a_b {
 // CHECK:      def a_b_1(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
 // CHECK-NEXT:     """maskopt: mask.func @a_b, packed keep word."""
 // CHECK:      a_b_1.__vec_size__ = 32
+
+// -----
+
+// A periodic lane set: (q - (kv + L)) mod 2 == 1 keeps the lanes with
+// (L + kv - q) mod 2 == 1, one funnel shift of the constant 0xaaaaaaaa.
+mask.func @odd_before_q {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %c2 = arith.constant 2 : i32
+  %c1 = arith.constant 1 : i32
+  %d = arith.subi %q, %kv : i32
+  %r = mask.floormod %d, %c2 : i32
+  %odd = arith.cmpi eq, %r, %c1 : i32
+  mask.yield %odd : i1
+}
+
+// CHECK:      def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
+// CHECK-NEXT:     """maskopt: mask.func @odd_before_q, packed keep word."""
+// CHECK-NEXT:     q = q_idx[0]
+// CHECK-NEXT:     kv = kv_idx[0]
+// CHECK-NEXT:     v = (kv - q)
+// CHECK-NEXT:     rem = (v % cutlass.Int32(2))
+// CHECK-NEXT:     ph = (rem + cutlass.Int32(2) if rem < cutlass.Int32(0) else rem)
+// CHECK-NEXT:     v_1 = (utils.shr_u32(cutlass.Uint32(0xaaaaaaaa), cutlass.Uint32(ph)) | utils.shl_u32(cutlass.Uint32(0xaaaaaaaa), cutlass.Uint32(cutlass.Int32(32) - ph)))
+// CHECK-NEXT:     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
+// CHECK-NEXT:     packed[0] = v_1
+// CHECK-NEXT:     return packed.load()

@@ -339,7 +339,8 @@ mask.func @and_two_his window {
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
-// Prefix LM: a union of two runs.
+// Prefix LM: a union of two runs that both start at lane 0, so one run up to
+// the larger end (even under max-intervals=1).
 mask.func @or window {
 ^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
   %d = arith.subi %q, %kv : i32
@@ -360,23 +361,16 @@ mask.func @or window {
 // CHECK-NEXT:    %[[V5:.*]] = arith.maxsi %[[V3]], %[[V4]] : i32
 // CHECK-NEXT:    %[[V6:.*]] = arith.constant 32 : i32
 // CHECK-NEXT:    %[[V7:.*]] = arith.subi %[[V6]], %[[V5]] : i32
-// CHECK-NEXT:    %[[V8:.*]] = arith.constant 0 : i32
-// CHECK-NEXT:    %[[V9:.*]] = interval.range %[[V8]], %[[V1]] : i32
-// CHECK-NEXT:    %[[V10:.*]] = arith.constant 0 : i32
-// CHECK-NEXT:    %[[V11:.*]] = interval.range %[[V10]], %[[V7]] : i32
-// CHECK-NEXT:    %[[V12:.*]] = interval.union %[[V9]], %[[V11]]
-// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V12]] : i32
+// CHECK-NEXT:    %[[V8:.*]] = arith.maxsi %[[V1]], %[[V7]] : i32
+// CHECK-NEXT:    %[[V9:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V10:.*]] = interval.range %[[V9]], %[[V8]] : i32
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V10]] : i32
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
-// LIMIT-LABEL: mask.func @or window unpacked "2 ranges exceed max-intervals=1 at `(lane + kv - 128 < 0) | (-lane + (q - kv) >= 0)`; raise max-intervals (pack-mask{max-intervals=N}, compile_mask(..., max_intervals=N)): this point alone needs 2" {
-// LIMIT-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
-// LIMIT-NEXT:    %[[D:.*]] = arith.subi %[[Q]], %[[KV]] : i32
-// LIMIT-NEXT:    %[[P:.*]] = mask.lane_cmp "slt", 1 * lane + %[[KV]] + -128 : i32
-// LIMIT-NEXT:    %[[GE:.*]] = mask.lane_cmp "sge", -1 * lane + %[[D]] + 0 : i32
-// LIMIT-NEXT:    %[[R:.*]] = arith.ori %[[P]], %[[GE]] : i1
-// LIMIT-NEXT:    mask.yield %[[R]] : i1
-// LIMIT-NEXT:  }
+// LIMIT-LABEL: mask.func @or window {
+// LIMIT:         %[[SET:.*]] = interval.range %{{.*}}, %{{.*}} : i32
+// LIMIT-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[SET]] : i32
 
 // Negation complements: not causal is [q - kv + 1, 32).
 mask.func @not window {
@@ -622,7 +616,8 @@ mask.func @constant_false window {
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
-// L + kv < 0 never holds (kv >= 0): the bound is the constant 0.
+// L + kv < 0 never holds (kv >= 0): the bound is the constant 0, and the
+// run is provably empty.
 mask.func @bound_below_window window {
 ^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
   %p = mask.lane_cmp "slt", 1 * lane + %kv + 0 : i32
@@ -631,14 +626,13 @@ mask.func @bound_below_window window {
 
 // CHECK-LABEL: mask.func @bound_below_window window {
 // CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
-// CHECK-NEXT:    %[[V0:.*]] = arith.constant 0 : i32
-// CHECK-NEXT:    %[[V1:.*]] = arith.constant 0 : i32
-// CHECK-NEXT:    %[[V2:.*]] = interval.range %[[V1]], %[[V0]] : i32
-// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V2]] : i32
+// CHECK-NEXT:    %[[V0:.*]] = interval.empty
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V0]] : i32
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
-// An offset outside i32: L + q - 9e9 < 0 always holds.
+// An offset outside i32: L + q - 9e9 < 0 always holds (the bound is the
+// constant 32, so the run is all lanes).
 mask.func @wide_offset window {
 ^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
   %p = mask.lane_cmp "slt", 1 * lane + %q + -9000000000 : i32
@@ -647,10 +641,8 @@ mask.func @wide_offset window {
 
 // CHECK-LABEL: mask.func @wide_offset window {
 // CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
-// CHECK-NEXT:    %[[V0:.*]] = arith.constant 32 : i32
-// CHECK-NEXT:    %[[V1:.*]] = arith.constant 0 : i32
-// CHECK-NEXT:    %[[V2:.*]] = interval.range %[[V1]], %[[V0]] : i32
-// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V2]] : i32
+// CHECK-NEXT:    %[[V0:.*]] = interval.full
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V0]] : i32
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
@@ -814,3 +806,176 @@ mask.func @already_packed window {
 // CHECK-NEXT:    mask.yield %[[W]] : i32
 // CHECK-NEXT:  }
 
+
+// simplify before max-intervals: nine adjacent diagonals q - kv - L == j,
+// j = 0..8, are runs whose bounds differ by constants; they merge into the
+// one run [q - kv - 8, q - kv + 1), so even max-intervals=1 packs them.
+mask.func @nine_diagonals window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %d = arith.subi %q, %kv : i32
+  %p0 = mask.lane_cmp "eq", -1 * lane + %d + 0 : i32
+  %p1 = mask.lane_cmp "eq", -1 * lane + %d + -1 : i32
+  %p2 = mask.lane_cmp "eq", -1 * lane + %d + -2 : i32
+  %p3 = mask.lane_cmp "eq", -1 * lane + %d + -3 : i32
+  %p4 = mask.lane_cmp "eq", -1 * lane + %d + -4 : i32
+  %p5 = mask.lane_cmp "eq", -1 * lane + %d + -5 : i32
+  %p6 = mask.lane_cmp "eq", -1 * lane + %d + -6 : i32
+  %p7 = mask.lane_cmp "eq", -1 * lane + %d + -7 : i32
+  %p8 = mask.lane_cmp "eq", -1 * lane + %d + -8 : i32
+  %o1 = arith.ori %p0, %p1 : i1
+  %o2 = arith.ori %o1, %p2 : i1
+  %o3 = arith.ori %o2, %p3 : i1
+  %o4 = arith.ori %o3, %p4 : i1
+  %o5 = arith.ori %o4, %p5 : i1
+  %o6 = arith.ori %o5, %p6 : i1
+  %o7 = arith.ori %o6, %p7 : i1
+  %o8 = arith.ori %o7, %p8 : i1
+  mask.yield %o8 : i1
+}
+
+// CHECK-LABEL: mask.func @nine_diagonals window {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:  %[[D:.*]] = arith.subi %[[Q]], %[[KV]] : i32
+// CHECK-NEXT:  %[[V0:.*]] = arith.constant 31 : i32
+// CHECK-NEXT:  %[[V1:.*]] = arith.subi %[[V0]], %[[D]] : i32
+// CHECK-NEXT:  %[[V2:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:  %[[V3:.*]] = arith.maxsi %[[V1]], %[[V2]] : i32
+// CHECK-NEXT:  %[[V4:.*]] = arith.constant 32 : i32
+// CHECK-NEXT:  %[[V5:.*]] = arith.subi %[[V4]], %[[V3]] : i32
+// CHECK-NEXT:  %[[V6:.*]] = arith.constant -8 : i32
+// CHECK-NEXT:  %[[V7:.*]] = arith.addi %[[D]], %[[V6]] : i32
+// CHECK-NEXT:  %[[V8:.*]] = interval.range %[[V7]], %[[V5]] : i32
+// CHECK-NEXT:  %[[KEEP:.*]] = interval.keep_word %[[V8]] : i32
+// CHECK-NEXT:  mask.yield %[[KEEP]] : i32
+// CHECK-NEXT:  }
+
+// LIMIT-LABEL: mask.func @nine_diagonals window {
+// LIMIT:         %[[SET:.*]] = interval.range %{{.*}}, %{{.*}} : i32
+// LIMIT-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[SET]] : i32
+
+// [2 - q, 4 - q) absorbs its subset [3 - q, 4 - q); [5 - q, 4 - q) is
+// provably empty (bounds of one value compare by their constants).
+mask.func @empty_and_subset window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %lo = mask.lane_cmp "sge", 1 * lane + %q + -2 : i32
+  %hi = mask.lane_cmp "slt", 1 * lane + %q + -4 : i32
+  %run = arith.andi %lo, %hi : i1
+  %inner = mask.lane_cmp "sge", 1 * lane + %q + -3 : i32
+  %sub = arith.andi %run, %inner : i1
+  %past = mask.lane_cmp "sge", 1 * lane + %q + -5 : i32
+  %none = arith.andi %hi, %past : i1
+  %u = arith.ori %run, %sub : i1
+  %r = arith.ori %u, %none : i1
+  mask.yield %r : i1
+}
+
+// CHECK-LABEL: mask.func @empty_and_subset window {
+// CHECK-NEXT: ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:   %[[V0:.*]] = arith.constant 2 : i32
+// CHECK-NEXT:   %[[V1:.*]] = arith.subi %[[V0]], %[[Q]] : i32
+// CHECK-NEXT:   %[[V2:.*]] = arith.constant 4 : i32
+// CHECK-NEXT:   %[[V3:.*]] = arith.subi %[[V2]], %[[Q]] : i32
+// CHECK-NEXT:   %[[V4:.*]] = interval.range %[[V1]], %[[V3]] : i32
+// CHECK-NEXT:   %[[KEEP:.*]] = interval.keep_word %[[V4]] : i32
+// CHECK-NEXT:   mask.yield %[[KEEP]] : i32
+// CHECK-NEXT: }
+
+// (kv + L) mod 3 <= 1 is the periodic set of residues {0, 1}; its complement
+// keeps residue 2 (De Morgan through the periodic factor).
+mask.func @periodic_cmp window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %lane = mask.lane : i32
+  %x = arith.addi %kv, %lane : i32
+  %c3 = arith.constant 3 : i32
+  %c1 = arith.constant 1 : i32
+  %r = mask.floormod %x, %c3 : i32
+  %le = arith.cmpi sle, %r, %c1 : i32
+  %causal = mask.lane_cmp "sle", 1 * lane + %kv + 0 : i32
+  %keep = arith.andi %le, %causal : i1
+  %not = arith.constant true
+  %odd = arith.xori %keep, %not : i1
+  mask.yield %odd : i1
+}
+
+// CHECK-LABEL: mask.func @periodic_cmp window {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:  %[[V0:.*]] = arith.constant 31 : i32
+// CHECK-NEXT:  %[[V1:.*]] = arith.addi %[[KV]], %[[V0]] : i32
+// CHECK-NEXT:  %[[V2:.*]] = arith.constant 32 : i32
+// CHECK-NEXT:  %[[V3:.*]] = arith.subi %[[V2]], %[[V1]] : i32
+// CHECK-NEXT:  %[[V4:.*]] = arith.constant 32 : i32
+// CHECK-NEXT:  %[[V5:.*]] = interval.range %[[V3]], %[[V4]] : i32
+// CHECK-NEXT:  %[[V6:.*]] = interval.periodic %[[KV]] period 3 residues 4 : i32
+// CHECK-NEXT:  %[[V7:.*]] = interval.union %[[V5]], %[[V6]]
+// CHECK-NEXT:  %[[KEEP:.*]] = interval.keep_word %[[V7]] : i32
+// CHECK-NEXT:  mask.yield %[[KEEP]] : i32
+// CHECK-NEXT:  }
+
+// LIMIT-LABEL: mask.func @periodic_cmp window unpacked "2 ranges exceed max-intervals=1 at `~(((... % 3) <= 1) & (lane + kv <= 0))`; raise max-intervals (pack-mask{max-intervals=N}, compile_mask(..., max_intervals=N)): this point alone needs 2" {
+
+// bool == bool, traced by torch as a comparison of zero extensions, is xnor.
+mask.func @bool_equality window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %c256 = arith.constant 256 : i32
+  %qn = arith.cmpi slt, %q, %c256 : i32
+  %kvn = mask.lane_cmp "slt", 1 * lane + %kv + -256 : i32
+  %a = arith.extui %qn : i1 to i8
+  %k = arith.extui %kvn : i1 to i8
+  %same = arith.cmpi eq, %a, %k : i8
+  mask.yield %same : i1
+}
+
+// CHECK-LABEL: mask.func @bool_equality window {
+// CHECK-NEXT: ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:   %[[C256:.*]] = arith.constant 256 : i32
+// CHECK-NEXT:   %[[QN:.*]] = arith.cmpi slt, %[[Q]], %[[C256]] : i32
+// CHECK-NEXT:   %[[V0:.*]] = arith.constant 256 : i32
+// CHECK-NEXT:   %[[V1:.*]] = arith.subi %[[V0]], %[[KV]] : i32
+// CHECK-NEXT:   %[[V2:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:   %[[V3:.*]] = interval.range %[[V2]], %[[V1]] : i32
+// CHECK-NEXT:   %[[V4:.*]] = interval.empty
+// CHECK-NEXT:   %[[V5:.*]] = interval.select %[[QN]], %[[V3]], %[[V4]]
+// CHECK-NEXT:   %[[V6:.*]] = arith.constant 32 : i32
+// CHECK-NEXT:   %[[V7:.*]] = interval.range %[[V1]], %[[V6]] : i32
+// CHECK-NEXT:   %[[V8:.*]] = interval.empty
+// CHECK-NEXT:   %[[V9:.*]] = arith.constant true
+// CHECK-NEXT:   %[[V10:.*]] = arith.xori %[[QN]], %[[V9]] : i1
+// CHECK-NEXT:   %[[V11:.*]] = interval.select %[[V10]], %[[V7]], %[[V8]]
+// CHECK-NEXT:   %[[V12:.*]] = interval.union %[[V5]], %[[V11]]
+// CHECK-NEXT:   %[[KEEP:.*]] = interval.keep_word %[[V12]] : i32
+// CHECK-NEXT:   mask.yield %[[KEEP]] : i32
+// CHECK-NEXT: }
+
+// Runs with the same lanes under different lane-uniform conditions are one run
+// under the disjunction.
+mask.func @same_lanes_any_condition window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %h0 = arith.cmpi eq, %h, %c0 : i32
+  %h1 = arith.cmpi eq, %h, %c1 : i32
+  %causal = mask.lane_cmp "sle", 1 * lane + %kv + 0 : i32
+  %x = arith.andi %h0, %causal : i1
+  %y = arith.andi %h1, %causal : i1
+  %r = arith.ori %x, %y : i1
+  mask.yield %r : i1
+}
+
+// CHECK-LABEL: mask.func @same_lanes_any_condition window {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:  %[[C0:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:  %[[C1:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:  %[[H0:.*]] = arith.cmpi eq, %[[H]], %[[C0]] : i32
+// CHECK-NEXT:  %[[H1:.*]] = arith.cmpi eq, %[[H]], %[[C1]] : i32
+// CHECK-NEXT:  %[[V0:.*]] = arith.constant 31 : i32
+// CHECK-NEXT:  %[[V1:.*]] = arith.addi %[[KV]], %[[V0]] : i32
+// CHECK-NEXT:  %[[V2:.*]] = arith.constant 32 : i32
+// CHECK-NEXT:  %[[V3:.*]] = arith.subi %[[V2]], %[[V1]] : i32
+// CHECK-NEXT:  %[[V4:.*]] = arith.ori %[[H0]], %[[H1]] : i1
+// CHECK-NEXT:  %[[V5:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:  %[[V6:.*]] = interval.range %[[V5]], %[[V3]] : i32
+// CHECK-NEXT:  %[[V7:.*]] = interval.empty
+// CHECK-NEXT:  %[[V8:.*]] = interval.select %[[V4]], %[[V6]], %[[V7]]
+// CHECK-NEXT:  %[[KEEP:.*]] = interval.keep_word %[[V8]] : i32
+// CHECK-NEXT:  mask.yield %[[KEEP]] : i32
+// CHECK-NEXT:  }

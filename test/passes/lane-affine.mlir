@@ -408,3 +408,164 @@ mask.func @offset_beyond_i64 {
 // CHECK-NEXT:    %[[GE:.*]] = arith.constant true
 // CHECK-NEXT:    mask.yield %[[GE]] : i1
 // CHECK-NEXT:  }
+
+// Lane case splitting of a remainder by 40: (kv + L) mod 40 takes two affine
+// pieces over the window, [0, 40 - R) and [40 - R, 80 - R) with R = kv mod 40.
+// The piece guards share R, so fold-intervals sees them disjoint.
+mask.func @column_pieces {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %c40 = arith.constant 40 : i32
+  %col = mask.floormod %kv, %c40 : i32
+  %qcol = mask.floormod %q, %c40 : i32
+  %le = arith.cmpi sle, %col, %qcol : i32
+  mask.yield %le : i1
+}
+
+// CHECK-LABEL: mask.func @column_pieces window {
+// CHECK-NEXT: ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:   %[[C40:.*]] = arith.constant 40 : i32
+// CHECK-NEXT:   %[[QCOL:.*]] = mask.floormod %[[Q]], %[[C40]] : i32
+// CHECK-NEXT:   %[[V0:.*]] = arith.constant 40 : i32
+// CHECK-NEXT:   %[[V1:.*]] = mask.floormod %[[KV]], %[[V0]] : i32
+// CHECK-NEXT:   %[[V2:.*]] = mask.lane_cmp "sge", 1 * lane + %[[V1]] + 0 : i32
+// CHECK-NEXT:   %[[V3:.*]] = mask.lane_cmp "slt", 1 * lane + %[[V1]] + -40 : i32
+// CHECK-NEXT:   %[[V4:.*]] = arith.andi %[[V2]], %[[V3]] : i1
+// CHECK-NEXT:   %[[V5:.*]] = mask.lane_cmp "sge", 1 * lane + %[[V1]] + -40 : i32
+// CHECK-NEXT:   %[[V6:.*]] = mask.lane_cmp "slt", 1 * lane + %[[V1]] + -80 : i32
+// CHECK-NEXT:   %[[V7:.*]] = arith.andi %[[V5]], %[[V6]] : i1
+// CHECK-NEXT:   %[[V8:.*]] = arith.subi %[[V1]], %[[QCOL]] : i32
+// CHECK-NEXT:   %[[V9:.*]] = mask.lane_cmp "sle", 1 * lane + %[[V8]] + 0 : i32
+// CHECK-NEXT:   %[[V10:.*]] = arith.andi %[[V4]], %[[V9]] : i1
+// CHECK-NEXT:   %[[V11:.*]] = arith.subi %[[V1]], %[[QCOL]] : i32
+// CHECK-NEXT:   %[[V12:.*]] = mask.lane_cmp "sle", 1 * lane + %[[V11]] + -40 : i32
+// CHECK-NEXT:   %[[V13:.*]] = arith.andi %[[V7]], %[[V12]] : i1
+// CHECK-NEXT:   %[[LE:.*]] = arith.ori %[[V10]], %[[V13]] : i1
+// CHECK-NEXT:   mask.yield %[[LE]] : i1
+// CHECK-NEXT: }
+
+// A quotient by 48 splits into two pieces where it is lane-uniform
+// (Q = kv // 48, Q + 1); the comparison kv + L < 480 = 10 * 48 is aligned
+// with the pieces and becomes Q + k < 10 in piece k.
+mask.func @aligned_blocks {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %c48 = arith.constant 48 : i32
+  %c2 = arith.constant 2 : i32
+  %c0 = arith.constant 0 : i32
+  %c480 = arith.constant 480 : i32
+  %blk = arith.floordivsi %kv, %c48 : i32
+  %par = mask.floormod %blk, %c2 : i32
+  %even = arith.cmpi eq, %par, %c0 : i32
+  %in = arith.cmpi slt, %kv, %c480 : i32
+  %keep = arith.andi %even, %in : i1
+  mask.yield %keep : i1
+}
+
+// CHECK-LABEL: mask.func @aligned_blocks window {
+// CHECK-NEXT: ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:   %[[C2:.*]] = arith.constant 2 : i32
+// CHECK-NEXT:   %[[C0:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:   %[[V0:.*]] = arith.constant 48 : i32
+// CHECK-NEXT:   %[[V1:.*]] = mask.floormod %[[KV]], %[[V0]] : i32
+// CHECK-NEXT:   %[[V2:.*]] = arith.constant 48 : i32
+// CHECK-NEXT:   %[[V3:.*]] = arith.floordivsi %[[KV]], %[[V2]] : i32
+// CHECK-NEXT:   %[[V4:.*]] = mask.lane_cmp "sge", 1 * lane + %[[V1]] + 0 : i32
+// CHECK-NEXT:   %[[V5:.*]] = mask.lane_cmp "slt", 1 * lane + %[[V1]] + -48 : i32
+// CHECK-NEXT:   %[[V6:.*]] = arith.andi %[[V4]], %[[V5]] : i1
+// CHECK-NEXT:   %[[V7:.*]] = mask.lane_cmp "sge", 1 * lane + %[[V1]] + -48 : i32
+// CHECK-NEXT:   %[[V8:.*]] = mask.lane_cmp "slt", 1 * lane + %[[V1]] + -96 : i32
+// CHECK-NEXT:   %[[V9:.*]] = arith.andi %[[V7]], %[[V8]] : i1
+// CHECK-NEXT:   %[[V10:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:   %[[V11:.*]] = arith.addi %[[V3]], %[[V10]] : i32
+// CHECK-NEXT:   %[[V12:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:   %[[V13:.*]] = arith.addi %[[V3]], %[[V12]] : i32
+// CHECK-NEXT:   %[[PAR:.*]] = mask.floormod %[[V11]], %[[C2]] : i32
+// CHECK-NEXT:   %[[EVEN:.*]] = arith.cmpi eq, %[[PAR]], %[[C0]] : i32
+// CHECK-NEXT:   %[[V14:.*]] = arith.andi %[[V6]], %[[EVEN]] : i1
+// CHECK-NEXT:   %[[PAR_1:.*]] = mask.floormod %[[V13]], %[[C2]] : i32
+// CHECK-NEXT:   %[[EVEN_1:.*]] = arith.cmpi eq, %[[PAR_1]], %[[C0]] : i32
+// CHECK-NEXT:   %[[V15:.*]] = arith.andi %[[V9]], %[[EVEN_1]] : i1
+// CHECK-NEXT:   %[[EVEN_2:.*]] = arith.ori %[[V14]], %[[V15]] : i1
+// CHECK-NEXT:   %[[V16:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:   %[[V17:.*]] = arith.addi %[[V3]], %[[V16]] : i32
+// CHECK-NEXT:   %[[V18:.*]] = arith.constant 10 : i32
+// CHECK-NEXT:   %[[V19:.*]] = arith.cmpi slt, %[[V17]], %[[V18]] : i32
+// CHECK-NEXT:   %[[V20:.*]] = arith.andi %[[V6]], %[[V19]] : i1
+// CHECK-NEXT:   %[[V21:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:   %[[V22:.*]] = arith.addi %[[V3]], %[[V21]] : i32
+// CHECK-NEXT:   %[[V23:.*]] = arith.constant 10 : i32
+// CHECK-NEXT:   %[[V24:.*]] = arith.cmpi slt, %[[V22]], %[[V23]] : i32
+// CHECK-NEXT:   %[[V25:.*]] = arith.andi %[[V9]], %[[V24]] : i1
+// CHECK-NEXT:   %[[IN:.*]] = arith.ori %[[V20]], %[[V25]] : i1
+// CHECK-NEXT:   %[[KEEP:.*]] = arith.andi %[[EVEN_2]], %[[IN]] : i1
+// CHECK-NEXT:   mask.yield %[[KEEP]] : i1
+// CHECK-NEXT: }
+
+// A select deep in an operand (abs(q - kv) mod 4 == 0) splits the
+// comparison over its arms; each arm is left as a periodic comparison.
+mask.func @select_in_operand {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %c4 = arith.constant 4 : i32
+  %c0 = arith.constant 0 : i32
+  %d = arith.subi %q, %kv : i32
+  %n = arith.subi %kv, %q : i32
+  %pos = arith.cmpi sge, %d, %c0 : i32
+  %abs = arith.select %pos, %d, %n : i32
+  %r = mask.floormod %abs, %c4 : i32
+  %dil = arith.cmpi eq, %r, %c0 : i32
+  mask.yield %dil : i1
+}
+
+// CHECK-LABEL: mask.func @select_in_operand window {
+// CHECK-NEXT: ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:   %[[LANE:.*]] = mask.lane : i32
+// CHECK-NEXT:   %[[KV_1:.*]] = arith.addi %[[KV]], %[[LANE]] : i32
+// CHECK-NEXT:   %[[C4:.*]] = arith.constant 4 : i32
+// CHECK-NEXT:   %[[C0:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:   %[[D:.*]] = arith.subi %[[Q]], %[[KV_1]] : i32
+// CHECK-NEXT:   %[[N:.*]] = arith.subi %[[KV_1]], %[[Q]] : i32
+// CHECK-NEXT:   %[[V0:.*]] = arith.subi %[[Q]], %[[KV]] : i32
+// CHECK-NEXT:   %[[POS:.*]] = mask.lane_cmp "sge", -1 * lane + %[[V0]] + 0 : i32
+// CHECK-NEXT:   %[[V1:.*]] = arith.constant true
+// CHECK-NEXT:   %[[V2:.*]] = arith.xori %[[POS]], %[[V1]] : i1
+// CHECK-NEXT:   %[[R:.*]] = mask.floormod %[[D]], %[[C4]] : i32
+// CHECK-NEXT:   %[[DIL:.*]] = arith.cmpi eq, %[[R]], %[[C0]] : i32
+// CHECK-NEXT:   %[[V3:.*]] = arith.andi %[[POS]], %[[DIL]] : i1
+// CHECK-NEXT:   %[[R_1:.*]] = mask.floormod %[[N]], %[[C4]] : i32
+// CHECK-NEXT:   %[[DIL_1:.*]] = arith.cmpi eq, %[[R_1]], %[[C0]] : i32
+// CHECK-NEXT:   %[[V4:.*]] = arith.andi %[[V2]], %[[DIL_1]] : i1
+// CHECK-NEXT:   %[[DIL_2:.*]] = arith.ori %[[V3]], %[[V4]] : i1
+// CHECK-NEXT:   mask.yield %[[DIL_2]] : i1
+// CHECK-NEXT: }
+
+// A quotient by a lane-uniform divisor D > 0 (here h mod 4 + 1, in [1, 4])
+// compared with a lane-uniform value W: kv // D <= W is kv + L - W * D -
+// D + 1 <= 0, with W * D computed exactly in i64.
+mask.func @uniform_divisor {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %c4 = arith.constant 4 : i32
+  %c1 = arith.constant 1 : i32
+  %r = mask.floormod %h, %c4 : i32
+  %d = arith.addi %r, %c1 : i32
+  %qb = arith.floordivsi %q, %d : i32
+  %kb = arith.floordivsi %kv, %d : i32
+  %same = arith.cmpi sle, %kb, %qb : i32
+  mask.yield %same : i1
+}
+
+// CHECK-LABEL: mask.func @uniform_divisor window {
+// CHECK-NEXT: ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:   %[[C4:.*]] = arith.constant 4 : i32
+// CHECK-NEXT:   %[[C1:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:   %[[R:.*]] = mask.floormod %[[H]], %[[C4]] : i32
+// CHECK-NEXT:   %[[D:.*]] = arith.addi %[[R]], %[[C1]] : i32
+// CHECK-NEXT:   %[[QB:.*]] = arith.floordivsi %[[Q]], %[[D]] : i32
+// CHECK-NEXT:   %[[V0:.*]] = arith.extsi %[[QB]] : i32 to i64
+// CHECK-NEXT:   %[[V1:.*]] = arith.extsi %[[D]] : i32 to i64
+// CHECK-NEXT:   %[[V2:.*]] = arith.muli %[[V0]], %[[V1]] : i64
+// CHECK-NEXT:   %[[V3:.*]] = arith.extsi %[[KV]] : i32 to i64
+// CHECK-NEXT:   %[[V4:.*]] = arith.subi %[[V3]], %[[V2]] : i64
+// CHECK-NEXT:   %[[V5:.*]] = arith.extsi %[[D]] : i32 to i64
+// CHECK-NEXT:   %[[V6:.*]] = arith.subi %[[V4]], %[[V5]] : i64
+// CHECK-NEXT:   %[[SAME:.*]] = mask.lane_cmp "sle", 1 * lane + %[[V6]] + 1 : i64
+// CHECK-NEXT:   mask.yield %[[SAME]] : i1
+// CHECK-NEXT: }

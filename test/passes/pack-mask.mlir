@@ -57,7 +57,8 @@ mask.func @sliding_window {
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
-// Prefix LM: the prefix [0, 128 - kv) or causal [0, q - kv + 1): two runs.
+// Prefix LM: the prefix [0, 128 - kv) or causal [0, q - kv + 1): both start
+// at lane 0, so one run [0, max(128 - kv, q - kv + 1)).
 mask.func @prefix_lm {
 ^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
   %c128 = arith.constant 128 : i32
@@ -69,24 +70,25 @@ mask.func @prefix_lm {
 
 // CHECK-LABEL: mask.func @prefix_lm window {
 // CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
-// CHECK-NEXT:    %[[V0:.*]] = arith.subi %[[Q]], %[[KV]] : i32
-// CHECK-NEXT:    %[[V1:.*]] = arith.constant 128 : i32
-// CHECK-NEXT:    %[[V2:.*]] = arith.subi %[[V1]], %[[KV]] : i32
-// CHECK-NEXT:    %[[V3:.*]] = arith.constant 31 : i32
-// CHECK-NEXT:    %[[V4:.*]] = arith.subi %[[V3]], %[[V0]] : i32
-// CHECK-NEXT:    %[[V5:.*]] = arith.constant 0 : i32
-// CHECK-NEXT:    %[[V6:.*]] = arith.maxsi %[[V4]], %[[V5]] : i32
-// CHECK-NEXT:    %[[V7:.*]] = arith.constant 32 : i32
-// CHECK-NEXT:    %[[V8:.*]] = arith.subi %[[V7]], %[[V6]] : i32
-// CHECK-NEXT:    %[[V9:.*]] = arith.maxsi %[[V2]], %[[V8]] : i32
-// CHECK-NEXT:    %[[V10:.*]] = interval.range %[[V5]], %[[V9]] : i32
-// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V10]] : i32
-// CHECK-NEXT:    mask.yield %[[KEEP]] : i32
+// CHECK-NEXT:  %[[V0:.*]] = arith.subi %[[Q]], %[[KV]] : i32
+// CHECK-NEXT:  %[[V1:.*]] = arith.constant 128 : i32
+// CHECK-NEXT:  %[[V2:.*]] = arith.subi %[[V1]], %[[KV]] : i32
+// CHECK-NEXT:  %[[V3:.*]] = arith.constant 31 : i32
+// CHECK-NEXT:  %[[V4:.*]] = arith.subi %[[V3]], %[[V0]] : i32
+// CHECK-NEXT:  %[[V5:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:  %[[V6:.*]] = arith.maxsi %[[V4]], %[[V5]] : i32
+// CHECK-NEXT:  %[[V7:.*]] = arith.constant 32 : i32
+// CHECK-NEXT:  %[[V8:.*]] = arith.subi %[[V7]], %[[V6]] : i32
+// CHECK-NEXT:  %[[V9:.*]] = arith.maxsi %[[V2]], %[[V8]] : i32
+// CHECK-NEXT:  %[[V10:.*]] = interval.range %[[V5]], %[[V9]] : i32
+// CHECK-NEXT:  %[[KEEP:.*]] = interval.keep_word %[[V10]] : i32
+// CHECK-NEXT:  mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
-// ONE-LABEL: mask.func @prefix_lm window unpacked "2 ranges exceed max-intervals=1 at `(lane + kv - 128 < 0) | (-lane + (q - kv) >= 0)`; raise max-intervals (pack-mask{max-intervals=N}, compile_mask(..., max_intervals=N)): this point alone needs 2" {
-// ONE-NOT:     interval.
-// ONE:         mask.yield %{{.*}} : i1
+// ONE-LABEL: mask.func @prefix_lm window {
+// ONE:         interval.range
+// ONE-NOT:     interval.union
+// ONE:         mask.yield %{{.*}} : i32
 
 // Chunked causal: same chunk of 512 and causal: one run whose end is the
 // minimum of the chunk end and the causal end.

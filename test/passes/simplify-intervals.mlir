@@ -71,7 +71,8 @@ mask.func @full_run window {
 // CHECK-NEXT:    mask.yield %[[W]] : i32
 // CHECK-NEXT:  }
 
-// Flattening a single-use union exposes a duplicate operand.
+// Flattening a single-use union exposes a duplicate operand; [kv, q) is
+// within [0, q) and is dropped.
 mask.func @flatten_dedupe window {
 ^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
   %c0 = arith.constant 0 : i32
@@ -171,3 +172,69 @@ mask.func @dead_sets window {
 // CHECK-NEXT:    %[[W:.*]] = interval.keep_word %[[R]] : i32
 // CHECK-NEXT:    mask.yield %[[W]] : i32
 // CHECK-NEXT:  }
+
+// [kv, kv + 1), [kv + 1, kv + 4) touch: one range; [kv + 1, kv + 2) is
+// within it. kv + k cannot wrap (kv <= 2^31 - 32), so the bounds are ordered.
+mask.func @touching window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %c1 = arith.constant 1 : i32
+  %c4 = arith.constant 4 : i32
+  %k1 = arith.addi %kv, %c1 : i32
+  %k4 = arith.addi %kv, %c4 : i32
+  %c2 = arith.constant 2 : i32
+  %k2 = arith.addi %kv, %c2 : i32
+  %in2 = interval.range %k1, %k2 : i32
+  %a = interval.range %kv, %k1 : i32
+  %b2 = interval.range %k1, %k4 : i32
+  %u = interval.union %a, %in2, %b2
+  %w = interval.keep_word %u : i32
+  mask.yield %w : i32
+}
+
+// CHECK-LABEL: mask.func @touching window {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:  %[[C4:.*]] = arith.constant 4 : i32
+// CHECK-NEXT:  %[[K4:.*]] = arith.addi %[[KV]], %[[C4]] : i32
+// CHECK-NEXT:  %[[U:.*]] = interval.range %[[KV]], %[[K4]] : i32
+// CHECK-NEXT:  %[[W:.*]] = interval.keep_word %[[U]] : i32
+// CHECK-NEXT:  mask.yield %[[W]] : i32
+// CHECK-NEXT:  }
+
+// q + 1 may wrap (q <= 2^31 - 1): the ranges are not merged.
+mask.func @may_wrap window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %c1 = arith.constant 1 : i32
+  %q1 = arith.addi %q, %c1 : i32
+  %a = interval.range %q, %q1 : i32
+  %b2 = interval.range %q1, %kv : i32
+  %u = interval.union %a, %b2
+  %w = interval.keep_word %u : i32
+  mask.yield %w : i32
+}
+
+// CHECK-LABEL: mask.func @may_wrap window {
+// CHECK-NEXT: ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:   %[[C1:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:   %[[Q1:.*]] = arith.addi %[[Q]], %[[C1]] : i32
+// CHECK-NEXT:   %[[A:.*]] = interval.range %[[Q]], %[[Q1]] : i32
+// CHECK-NEXT:   %[[B2:.*]] = interval.range %[[Q1]], %[[KV]] : i32
+// CHECK-NEXT:   %[[U:.*]] = interval.union %[[A]], %[[B2]]
+// CHECK-NEXT:   %[[W:.*]] = interval.keep_word %[[U]] : i32
+// CHECK-NEXT:   mask.yield %[[W]] : i32
+// CHECK-NEXT: }
+
+// [kv + 3, kv) is empty.
+mask.func @provably_empty window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %c3 = arith.constant 3 : i32
+  %k3 = arith.addi %kv, %c3 : i32
+  %e = interval.range %k3, %kv : i32
+  %w = interval.keep_word %e : i32
+  mask.yield %w : i32
+}
+
+// CHECK-LABEL: mask.func @provably_empty window {
+// CHECK-NEXT: ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:   %[[W:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:   mask.yield %[[W]] : i32
+// CHECK-NEXT: }

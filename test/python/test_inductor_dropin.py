@@ -251,6 +251,9 @@ def test_returns_none_or_empty_like_inductor():
     even = _graph(
         lambda g, b, h, q, kv: _f(g, aten.eq.Scalar, _f(g, aten.remainder.Scalar, kv, 2), 0)
     )
+    square = _graph(
+        lambda g, b, h, q, kv: _f(g, aten.eq.Tensor, _f(g, aten.mul.Tensor, kv, kv), q)
+    )
     nine = _graph(
         lambda g, b, h, q, kv: _or_all(
             g, [_f(g, aten.eq.Tensor, kv, _f(g, aten.add.Scalar, q, 3 * i)) for i in range(9)]
@@ -258,7 +261,10 @@ def test_returns_none_or_empty_like_inductor():
     )
     assert mi.select_packed_mask_intervals(full) is None  # keeps every lane
     assert mi.select_packed_mask_intervals(empty) == ()  # keeps none: the template ORs nothing
-    assert mi.select_packed_mask_intervals(even) is None  # 16 runs
+    # 16 runs, but one periodic set: a single word element (one funnel shift)
+    (word,) = mi.select_packed_mask_intervals(even)
+    assert "utils.shr_u32(cutlass.Uint32(0x55555555)" in word.keep_mask_expr()
+    assert mi.select_packed_mask_intervals(square) is None  # kv * kv: not lane-affine
     assert mi.select_packed_mask_intervals(nine) is None  # 9 runs > 8
     assert mi.select_packed_mask_intervals(_graph(lambda g, b, h, q, kv: q)) is None  # not a bool
 
