@@ -55,16 +55,11 @@ mask.func @prefix_lm {
   mask.yield %r : i1
 }
 
-// A module whose keep word uses a bit-field mask defines the bmsk_u32 helper.
+// With USE_BMSK off (lowering/cute.py), ranges print as the two FA4 shifts
+// and the module defines no bmsk_u32 helper.
 // CHECK:      import cutlass.cute as cute
-// CHECK-NEXT: from cutlass._mlir.dialects import llvm
-// CHECK-NEXT: from cutlass.cutlass_dsl import T, dsl_user_op
 // CHECK-NEXT: from flash_attn.cute import utils
-// CHECK-EMPTY:
-// CHECK-EMPTY:
-// CHECK-NEXT: @dsl_user_op
-// CHECK-NEXT: def bmsk_u32(pos, width, *, loc=None, ip=None):
-// CHECK:              "bmsk.clamp.b32 $0, $1, $2;",
+// CHECK-NOT:  bmsk_u32
 // CHECK:      @cute.jit
 // CHECK-NEXT: def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
 // CHECK-NEXT:     """maskopt: mask.func @prefix_lm, packed keep word."""
@@ -76,7 +71,7 @@ mask.func @prefix_lm {
 // CHECK-NEXT:     v_3 = max(v_2, cutlass.Int32(0))
 // CHECK-NEXT:     v_4 = (cutlass.Int32(32) - v_3)
 // CHECK-NEXT:     v_5 = max(v, v_4)
-// CHECK-NEXT:     v_6 = bmsk_u32(cutlass.Uint32(0), cutlass.Uint32(max(v_5, cutlass.Int32(0))))
+// CHECK-NEXT:     v_6 = utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Int32(32) - min(v_5, cutlass.Int32(32))))
 // CHECK-NEXT:     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
 // CHECK-NEXT:     packed[0] = v_6
 // CHECK-NEXT:     return packed.load()
@@ -169,7 +164,7 @@ mask.func @grid_limit {
 // CHECK-NEXT:     l = aux_tensors[0][b, h]
 // CHECK-NEXT:     v = max(l, cutlass.Int32(0))
 // CHECK-NEXT:     v_1 = (v - kv)
-// CHECK-NEXT:     v_2 = bmsk_u32(cutlass.Uint32(0), cutlass.Uint32(max(v_1, cutlass.Int32(0))))
+// CHECK-NEXT:     v_2 = utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Int32(32) - min(max(v_1, cutlass.Int32(0)), cutlass.Int32(32))))
 // CHECK-NEXT:     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
 // CHECK-NEXT:     packed[0] = v_2
 // CHECK-NEXT:     return packed.load()

@@ -8,20 +8,20 @@ from flash_attn.cute import utils
 @cute.jit
 def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     """maskopt: mask.func @attn_gym_doc_causal, per-lane evaluation."""
-    # not packed: `%index = mask.load` (/work/main/.venv/lib/python3.11/site-packages/attn_gym/masks/document_mask.py:54) is a per-lane gather: its index depends on kv_idx; index aux tensors by lane-uniform values (b, h, q_idx) instead, e.g. a starts/offsets tensor indexed by the document of q_idx
+    # not packed: `document_id[kv_idx]` is a per-lane gather: its index depends on kv_idx; if documents are contiguous, compare kv_idx with the bounds of q_idx's document instead of comparing document_id of q_idx and kv_idx: `(kv_idx >= doc_starts[document_id[q_idx]]) & (kv_idx < doc_ends[document_id[q_idx]])` packs (doc_starts/doc_ends indexed by document id)
     q = q_idx[0]
     kv = kv_idx[0]
     index = aux_tensors[0][q]
     index_1 = aux_tensors[1][(index + cutlass.Int32(10) if index < cutlass.Int32(0) else index)]
     v = cutlass.Int64(q)
-    sub = (v - index_1)
+    sub = cutlass.Int64(cutlass.Uint64(v) - cutlass.Uint64(index_1))
     word_ = cutlass.Uint32(0)
     for lane in cutlass.range_constexpr(32):
         index_2 = aux_tensors[0][kv_idx[lane]]
         eq = (index == index_2)
         v_1 = cutlass.Int64(kv_idx[lane])
         index_3 = aux_tensors[1][(index_2 + cutlass.Int32(10) if index_2 < cutlass.Int32(0) else index_2)]
-        sub_1 = (v_1 - index_3)
+        sub_1 = cutlass.Int64(cutlass.Uint64(v_1) - cutlass.Uint64(index_3))
         ge = (sub >= sub_1)
         bitwise_and = (eq & ge)
         word_ = (word_ | (cutlass.Uint32(1) << lane)) if bitwise_and else word_

@@ -8,7 +8,7 @@ from flash_attn.cute import utils
 @cute.jit
 def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     """maskopt: mask.func @attn_gym_doc_full, per-lane evaluation."""
-    # not packed: `%index = mask.load` (/work/main/.venv/lib/python3.11/site-packages/attn_gym/masks/document_mask.py:54) is a per-lane gather: its index depends on kv_idx; index aux tensors by lane-uniform values (b, h, q_idx) instead, e.g. a starts/offsets tensor indexed by the document of q_idx
+    # not packed: `document_id[kv_idx]` is a per-lane gather: its index depends on kv_idx; if documents are contiguous, compare kv_idx with the bounds of q_idx's document instead of comparing document_id of q_idx and kv_idx: `(kv_idx >= doc_starts[document_id[q_idx]]) & (kv_idx < doc_ends[document_id[q_idx]])` packs (doc_starts/doc_ends indexed by document id)
     q = q_idx[0]
     kv = kv_idx[0]
     index = aux_tensors[0][q]

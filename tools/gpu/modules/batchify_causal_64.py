@@ -7,25 +7,31 @@ from flash_attn.cute import utils
 
 @cute.jit
 def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
-    """maskopt: mask.func @batchify_causal_64, per-lane evaluation."""
-    # not packed: `%remainder = mask.floormod` (/work/main/.venv/lib/python3.11/site-packages/attn_gym/masks/batchify.py:27) (mask.floormod) of a lane-dependent value is not lane-affine
+    """maskopt: mask.func @batchify_causal_64, packed keep word."""
     q = q_idx[0]
     kv = kv_idx[0]
     div = (q // cutlass.Int32(64))
     v = (div * cutlass.Int32(64))
     v_1 = (kv - v)
+    v_2 = (v_1 + cutlass.Int32(-32))
+    v_3 = max(v_2, cutlass.Int32(0))
+    v_4 = (cutlass.Int32(32) - v_3)
+    v_5 = (kv % cutlass.Int32(64))
+    v_6 = (cutlass.Int32(64) - v_5)
+    v_7 = min(v_4, v_6)
     remainder = (q % cutlass.Int32(64))
-    word_ = cutlass.Uint32(0)
-    for lane in cutlass.range_constexpr(32):
-        v_2 = (v_1 >= cutlass.Int32(-1 * lane - 0))
-        v_3 = (v_1 <= cutlass.Int32(-1 * lane - -63))
-        eq = (v_2 & v_3)
-        remainder_1 = (kv_idx[lane] % cutlass.Int32(64))
-        ge = (remainder >= remainder_1)
-        bitwise_and = (eq & ge)
-        word_ = (word_ | (cutlass.Uint32(1) << lane)) if bitwise_and else word_
+    v_8 = (remainder - v_5)
+    v_9 = (v_8 + cutlass.Int32(1))
+    v_10 = min(v_7, v_9)
+    v_11 = (cutlass.Int32(0) - v_1)
+    v_12 = (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Int32(32) - v_10)) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(max(v_11, cutlass.Int32(0)))))
+    v_13 = (v_8 + cutlass.Int32(65))
+    v_14 = min(v_4, v_13)
+    v_15 = max(v_11, v_6)
+    v_16 = (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Int32(32) - v_14)) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_15)))
+    v_17 = (v_12 | v_16)
     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
-    packed[0] = word_
+    packed[0] = v_17
     return packed.load()
 
 

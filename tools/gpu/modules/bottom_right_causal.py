@@ -14,16 +14,13 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     v_1 = cutlass.Int64(cutlass.Int32(768))
     v_2 = (v + v_1)
     add = cutlass.Int32(v_2)
-    v_3 = cutlass.Int64(add)
-    v_4 = cutlass.Int64(kv)
-    v_5 = (v_3 - v_4)
-    v_6 = max(v_5, cutlass.Int64(-1))
-    v_7 = min(v_6, cutlass.Int64(31))
-    v_8 = cutlass.Int32(v_7)
-    v_9 = (v_8 + cutlass.Int32(1))
-    v_10 = utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Int32(32) - v_9))
+    v_3 = max(add, cutlass.Int32(-1))
+    v_4 = (v_3 - kv)
+    v_5 = min(v_4, cutlass.Int32(31))
+    v_6 = (v_5 + cutlass.Int32(1))
+    v_7 = utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Int32(32) - max(v_6, cutlass.Int32(0))))
     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
-    packed[0] = v_10
+    packed[0] = v_7
     return packed.load()
 
 

@@ -11,12 +11,11 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     q = q_idx[0]
     kv = kv_idx[0]
     v = (q - kv)
-    v_1 = max(v, cutlass.Int32(-1))
-    v_2 = min(v_1, cutlass.Int32(31))
-    v_3 = (v_2 + cutlass.Int32(1))
-    v_4 = utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Int32(32) - v_3))
+    v_1 = (cutlass.Int32(31) - v)
+    v_2 = max(v_1, cutlass.Int32(0))
+    v_3 = utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_2))
     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
-    packed[0] = v_4
+    packed[0] = v_3
     return packed.load()
 
 

@@ -14,17 +14,15 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     v = (div * cutlass.Int32(96))
     v_1 = (kv - v)
     v_2 = max(v_1, cutlass.Int32(64))
-    v_3 = min(v_2, cutlass.Int32(96))
-    v_4 = (cutlass.Int32(96) - v_3)
-    v_5 = (q - kv)
-    v_6 = max(v_5, cutlass.Int32(-1))
-    v_7 = min(v_6, cutlass.Int32(31))
-    v_8 = (v_7 + cutlass.Int32(1))
-    v_9 = min(v_4, v_8)
-    v_10 = (cutlass.Int32(0) - v_1)
-    v_11 = (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Int32(32) - v_9)) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(min(max(v_10, cutlass.Int32(0)), cutlass.Int32(32)))))
+    v_3 = (v_2 + cutlass.Int32(-64))
+    v_4 = (q - kv)
+    v_5 = (cutlass.Int32(31) - v_4)
+    v_6 = max(v_5, cutlass.Int32(0))
+    v_7 = max(v_3, v_6)
+    v_8 = (cutlass.Int32(0) - v_1)
+    v_9 = (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_7)) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(max(v_8, cutlass.Int32(0)))))
     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
-    packed[0] = v_11
+    packed[0] = v_9
     return packed.load()
 
 

@@ -7,31 +7,27 @@ from flash_attn.cute import utils
 
 @cute.jit
 def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
-    """maskopt: mask.func @dilated_sliding_window_64_d2, per-lane evaluation."""
-    # not packed: `a value = mask.lane_cmp` (mask.lane_cmp) of a lane-dependent value is not lane-affine
+    """maskopt: mask.func @dilated_sliding_window_64_d2, packed keep word."""
     q = q_idx[0]
     kv = kv_idx[0]
-    v = (q - kv)
-    v_1 = (kv - q)
-    word_ = cutlass.Uint32(0)
-    for lane in cutlass.range_constexpr(32):
-        v_2 = (v < cutlass.Int32(1 * lane - 0))
-        v_3 = (v_1 <= cutlass.Int32(-1 * lane - -64))
-        v_4 = (v_2 & v_3)
-        v_5 = (v_2 ^ cutlass.Boolean(True))
-        v_6 = (v <= cutlass.Int32(1 * lane - -64))
-        v_7 = (v_5 & v_6)
-        le = (v_4 | v_7)
-        sub = (q - kv_idx[lane])
-        v_8 = (cutlass.Int32(0) - sub)
-        abs = (v_8 if v_2 else sub)
-        rem = (abs % cutlass.Int32(2))
-        remainder = (rem + cutlass.Int32(2) if rem < cutlass.Int32(0) else rem)
-        eq = (remainder == cutlass.Int32(0))
-        bitwise_and = (le & eq)
-        word_ = (word_ | (cutlass.Uint32(1) << lane)) if bitwise_and else word_
+    v = (kv - q)
+    v_1 = max(v, cutlass.Int32(33))
+    v_2 = (v_1 + cutlass.Int32(-33))
+    v_3 = (q - kv)
+    v_4 = min(v_3, cutlass.Int32(31))
+    v_5 = (v_4 + cutlass.Int32(1))
+    v_6 = (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_2)) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(max(v_5, cutlass.Int32(0)))))
+    rem = (v % cutlass.Int32(2))
+    ph = (rem + cutlass.Int32(2) if rem < cutlass.Int32(0) else rem)
+    v_7 = (utils.shr_u32(cutlass.Uint32(0x55555555), cutlass.Uint32(ph)) | utils.shl_u32(cutlass.Uint32(0x55555555), cutlass.Uint32(cutlass.Int32(32) - ph)))
+    v_8 = (v_6 & v_7)
+    v_9 = max(v_3, cutlass.Int32(64))
+    v_10 = (v_9 + cutlass.Int32(-64))
+    v_11 = (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Int32(32) - v_5)) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_10)))
+    v_12 = (v_11 & v_7)
+    v_13 = (v_8 | v_12)
     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
-    packed[0] = word_
+    packed[0] = v_13
     return packed.load()
 
 

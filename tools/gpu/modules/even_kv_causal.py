@@ -7,20 +7,18 @@ from flash_attn.cute import utils
 
 @cute.jit
 def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
-    """maskopt: mask.func @even_kv_causal, per-lane evaluation."""
-    # not packed: `%remainder = mask.floormod` (/work/main/tools/corpus.py:519) (mask.floormod) of a lane-dependent value is not lane-affine
+    """maskopt: mask.func @even_kv_causal, packed keep word."""
     q = q_idx[0]
     kv = kv_idx[0]
     v = (q - kv)
-    word_ = cutlass.Uint32(0)
-    for lane in cutlass.range_constexpr(32):
-        remainder = (kv_idx[lane] % cutlass.Int32(2))
-        eq = (remainder == cutlass.Int32(0))
-        ge = (v >= cutlass.Int32(1 * lane - 0))
-        bitwise_and = (eq & ge)
-        word_ = (word_ | (cutlass.Uint32(1) << lane)) if bitwise_and else word_
+    v_1 = (cutlass.Int32(31) - v)
+    v_2 = max(v_1, cutlass.Int32(0))
+    v_3 = utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_2))
+    ph = (kv % cutlass.Int32(2))
+    v_4 = (utils.shr_u32(cutlass.Uint32(0x55555555), cutlass.Uint32(ph)) | utils.shl_u32(cutlass.Uint32(0x55555555), cutlass.Uint32(cutlass.Int32(32) - ph)))
+    v_5 = (v_3 & v_4)
     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
-    packed[0] = word_
+    packed[0] = v_5
     return packed.load()
 
 

@@ -8,7 +8,7 @@ from flash_attn.cute import utils
 @cute.jit
 def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     """maskopt: mask.func @global_sliding_window_32, per-lane evaluation."""
-    # not packed: `%index = mask.load` (/work/main/.venv/lib/python3.11/site-packages/attn_gym/masks/global_sliding_window.py:31) (mask.load) is not a foldable lane predicate
+    # not packed: `is_global[kv_idx]` is a per-lane gather: its index depends on kv_idx; if the kv positions it keeps form a few runs, compare kv_idx with their bounds instead (`(kv_idx >= start) & (kv_idx < end)` with start and end indexed by b, h or q_idx)
     q = q_idx[0]
     kv = kv_idx[0]
     v = (q - kv)

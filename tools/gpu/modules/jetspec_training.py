@@ -7,31 +7,43 @@ from flash_attn.cute import utils
 
 @cute.jit
 def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
-    """maskopt: mask.func @jetspec_training, per-lane evaluation."""
-    # not packed: `%remainder = mask.floormod` (/work/main/.venv/lib/python3.11/site-packages/attn_gym/masks/jetspec.py:97) (mask.floormod) of a lane-dependent value is not lane-affine
+    """maskopt: mask.func @jetspec_training, packed keep word."""
     q = q_idx[0]
     kv = kv_idx[0]
+    v = (cutlass.Int32(100) - kv)
+    v_1 = utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Int32(32) - min(v, cutlass.Int32(32))))
     div = (q // cutlass.Int32(16))
-    v = (div * cutlass.Int32(16))
-    v_1 = (kv - v)
+    v_2 = (div * cutlass.Int32(16))
+    v_3 = (kv - v_2)
+    v_4 = max(v_3, cutlass.Int32(84))
+    v_5 = (v_4 + cutlass.Int32(-84))
+    v_6 = (cutlass.Int32(32) - v_5)
+    v_7 = (kv + cutlass.Int32(12))
+    v_8 = (v_7 % cutlass.Int32(16))
+    v_9 = (cutlass.Int32(16) - v_8)
+    v_10 = min(v_6, v_9)
     remainder = (q % cutlass.Int32(16))
-    word_ = cutlass.Uint32(0)
-    for lane in cutlass.range_constexpr(32):
-        lt = (kv < cutlass.Int32(-1 * lane - -100))
-        ge = (kv >= cutlass.Int32(-1 * lane - -100))
-        v_2 = (v_1 >= cutlass.Int32(-1 * lane - -100))
-        v_3 = (v_1 <= cutlass.Int32(-1 * lane - -115))
-        eq = (v_2 & v_3)
-        bitwise_and = (ge & eq)
-        sub = (kv_idx[lane] - cutlass.Int32(100))
-        rem = (sub % cutlass.Int32(16))
-        remainder_1 = (rem + cutlass.Int32(16) if rem < cutlass.Int32(0) else rem)
-        le = (remainder_1 <= remainder)
-        bitwise_and_1 = (bitwise_and & le)
-        bitwise_or = (lt | bitwise_and_1)
-        word_ = (word_ | (cutlass.Uint32(1) << lane)) if bitwise_or else word_
+    v_11 = (v_8 - remainder)
+    v_12 = (v_11 + cutlass.Int32(31))
+    v_13 = (cutlass.Int32(32) - v_12)
+    v_14 = min(v_10, v_13)
+    v_15 = max(v_3, cutlass.Int32(68))
+    v_16 = (cutlass.Int32(100) - v_15)
+    v_17 = max(v, v_16)
+    v_18 = (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Int32(32) - v_14)) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(max(v_17, cutlass.Int32(0)))))
+    v_19 = (cutlass.Int32(32) - v_8)
+    v_20 = min(v_6, v_19)
+    v_21 = (cutlass.Int32(17) - v_11)
+    v_22 = min(v_20, v_21)
+    v_23 = max(v_17, v_9)
+    v_24 = (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Int32(32) - v_22)) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_23)))
+    v_25 = (cutlass.Int32(33) - v_11)
+    v_26 = min(v_6, v_25)
+    v_27 = max(v_17, v_19)
+    v_28 = (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Int32(32) - v_26)) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_27)))
+    v_29 = (v_1 | v_18 | v_24 | v_28)
     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
-    packed[0] = word_
+    packed[0] = v_29
     return packed.load()
 
 

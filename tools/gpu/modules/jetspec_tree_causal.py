@@ -8,7 +8,7 @@ from flash_attn.cute import utils
 @cute.jit
 def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     """maskopt: mask.func @jetspec_tree_causal, per-lane evaluation."""
-    # not packed: `%index = mask.load` (/work/main/.venv/lib/python3.11/site-packages/attn_gym/masks/jetspec.py:62) (mask.load) is not a foldable lane predicate
+    # not packed: `ancestor_matrix[q_idx, tree_idx]` is a per-lane gather: its index depends on kv_idx; if the kv positions it keeps form a few runs, compare kv_idx with their bounds instead (`(kv_idx >= start) & (kv_idx < end)` with start and end indexed by b, h or q_idx)
     q = q_idx[0]
     kv = kv_idx[0]
     word_ = cutlass.Uint32(0)

@@ -8,7 +8,7 @@ from flash_attn.cute import utils
 @cute.jit
 def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     """maskopt: mask.func @morton_natten_32x32_k7, per-lane evaluation."""
-    # not packed: `%bitwise_and = arith.andi` (/work/main/.venv/lib/python3.11/site-packages/attn_gym/masks/natten.py:130) (arith.andi) of a lane-dependent value is not lane-affine
+    # not packed: `code & 0x55555555` is not linear in kv_idx (`&` of a value that depends on kv_idx)
     q = q_idx[0]
     kv = kv_idx[0]
     bitwise_and = (q & cutlass.Int32(1431655765))

@@ -7,8 +7,7 @@ from flash_attn.cute import utils
 
 @cute.jit
 def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
-    """maskopt: mask.func @natten_24x24_k7, per-lane evaluation."""
-    # not packed: `%remainder = mask.floormod` (/work/main/.venv/lib/python3.11/site-packages/attn_gym/masks/natten.py:27) (mask.floormod) of a lane-dependent value is not lane-affine
+    """maskopt: mask.func @natten_24x24_k7, packed keep word."""
     q = q_idx[0]
     kv = kv_idx[0]
     div = (q // cutlass.Int32(24))
@@ -16,24 +15,37 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     clamp_max = min(clamp_min, cutlass.Int32(20))
     v = (clamp_max * cutlass.Int32(24))
     v_1 = (kv - v)
+    v_2 = (cutlass.Int32(96) - v_1)
+    v_3 = (kv % cutlass.Int32(24))
+    v_4 = (cutlass.Int32(24) - v_3)
+    v_5 = min(v_2, v_4)
     remainder = (q % cutlass.Int32(24))
     clamp_min_1 = max(remainder, cutlass.Int32(3))
     clamp_max_1 = min(clamp_min_1, cutlass.Int32(20))
-    sub = (clamp_max_1 - cutlass.Int32(3))
-    add = (clamp_max_1 + cutlass.Int32(3))
-    word_ = cutlass.Uint32(0)
-    for lane in cutlass.range_constexpr(32):
-        le = (v_1 >= cutlass.Int32(-1 * lane - 72))
-        le_1 = (v_1 <= cutlass.Int32(-1 * lane - -95))
-        bitwise_and = (le & le_1)
-        remainder_1 = (kv_idx[lane] % cutlass.Int32(24))
-        le_2 = (sub <= remainder_1)
-        le_3 = (remainder_1 <= add)
-        bitwise_and_1 = (le_2 & le_3)
-        bitwise_and_2 = (bitwise_and & bitwise_and_1)
-        word_ = (word_ | (cutlass.Uint32(1) << lane)) if bitwise_and_2 else word_
+    v_6 = (v_3 - clamp_max_1)
+    v_7 = (v_6 + cutlass.Int32(28))
+    v_8 = (cutlass.Int32(32) - v_7)
+    v_9 = min(v_5, v_8)
+    v_10 = (cutlass.Int32(-72) - v_1)
+    v_11 = (clamp_max_1 - v_3)
+    v_12 = (v_11 + cutlass.Int32(-3))
+    v_13 = max(v_10, v_12)
+    v_14 = (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Int32(32) - v_9)) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(max(v_13, cutlass.Int32(0)))))
+    v_15 = (cutlass.Int32(48) - v_3)
+    v_16 = min(v_2, v_15)
+    v_17 = (cutlass.Int32(28) - v_6)
+    v_18 = min(v_16, v_17)
+    v_19 = max(v_10, v_4)
+    v_20 = (v_11 + cutlass.Int32(21))
+    v_21 = max(v_19, v_20)
+    v_22 = (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Int32(32) - min(v_18, cutlass.Int32(32)))) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_21)))
+    v_23 = max(v_10, v_15)
+    v_24 = (v_11 + cutlass.Int32(45))
+    v_25 = max(v_23, v_24)
+    v_26 = (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Int32(32) - min(v_2, cutlass.Int32(32)))) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_25)))
+    v_27 = (v_14 | v_22 | v_26)
     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
-    packed[0] = word_
+    packed[0] = v_27
     return packed.load()
 
 

@@ -12,21 +12,20 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     q = q_idx[0]
     kv = kv_idx[0]
     v = (q - kv)
-    v_1 = max(v, cutlass.Int32(-1))
-    v_2 = min(v_1, cutlass.Int32(31))
-    v_3 = (v_2 + cutlass.Int32(1))
-    v_4 = cutlass.Int64(q)
-    v_5 = cutlass.Int64(kv)
-    v_6 = (v_4 - v_5)
+    v_1 = (cutlass.Int32(31) - v)
+    v_2 = max(v_1, cutlass.Int32(0))
+    v_3 = cutlass.Int64(q)
+    v_4 = cutlass.Int64(kv)
+    v_5 = (v_3 - v_4)
     index = aux_tensors[0][h]
-    v_7 = cutlass.Int64(index)
-    v_8 = (v_6 - v_7)
-    v_9 = max(v_8, cutlass.Int64(0))
-    v_10 = min(v_9, cutlass.Int64(32))
-    v_11 = cutlass.Int32(v_10)
-    v_12 = (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Int32(32) - v_3)) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_11)))
+    v_6 = cutlass.Int64(index)
+    v_7 = (v_5 - v_6)
+    v_8 = max(v_7, cutlass.Int64(0))
+    v_9 = min(v_8, cutlass.Int64(32))
+    v_10 = cutlass.Int32(v_9)
+    v_11 = (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_2)) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_10)))
     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
-    packed[0] = v_12
+    packed[0] = v_11
     return packed.load()
 
 

@@ -11,15 +11,14 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     q = q_idx[0]
     kv = kv_idx[0]
     v = (cutlass.Int32(77) - kv)
-    v_1 = utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Int32(32) - min(max(v, cutlass.Int32(0)), cutlass.Int32(32))))
-    v_2 = (q - kv)
-    v_3 = max(v_2, cutlass.Int32(-1))
-    v_4 = min(v_3, cutlass.Int32(31))
-    v_5 = (v_4 + cutlass.Int32(1))
-    v_6 = utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Int32(32) - v_5))
-    v_7 = (v_1 | v_6)
+    v_1 = (q - kv)
+    v_2 = (cutlass.Int32(31) - v_1)
+    v_3 = max(v_2, cutlass.Int32(0))
+    v_4 = (cutlass.Int32(32) - v_3)
+    v_5 = max(v, v_4)
+    v_6 = utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Int32(32) - min(v_5, cutlass.Int32(32))))
     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
-    packed[0] = v_7
+    packed[0] = v_6
     return packed.load()
 
 

@@ -11,15 +11,13 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     q = q_idx[0]
     kv = kv_idx[0]
     v = (q - kv)
-    v_1 = max(v, cutlass.Int32(-1))
-    v_2 = min(v_1, cutlass.Int32(31))
-    v_3 = (v_2 + cutlass.Int32(1))
-    v_4 = max(v, cutlass.Int32(100))
-    v_5 = min(v_4, cutlass.Int32(132))
-    v_6 = (v_5 + cutlass.Int32(-100))
-    v_7 = (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Int32(32) - v_3)) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_6)))
+    v_1 = (cutlass.Int32(31) - v)
+    v_2 = max(v_1, cutlass.Int32(0))
+    v_3 = max(v, cutlass.Int32(100))
+    v_4 = (v_3 + cutlass.Int32(-100))
+    v_5 = (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_2)) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_4)))
     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
-    packed[0] = v_7
+    packed[0] = v_5
     return packed.load()
 
 

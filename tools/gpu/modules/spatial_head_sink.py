@@ -11,27 +11,24 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     q = q_idx[0]
     kv = kv_idx[0]
     v = (cutlass.Int32(170) - kv)
-    v_1 = utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Int32(32) - min(max(v, cutlass.Int32(0)), cutlass.Int32(32))))
+    v_1 = utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Int32(32) - min(v, cutlass.Int32(32))))
     v_2 = cutlass.Uint32(0xFFFFFFFF)
     lt = (q < cutlass.Int32(50))
     v_3 = cutlass.Uint32(0)
     v_4 = (v_2 if lt else v_3)
     v_5 = (kv - q)
     v_6 = max(v_5, cutlass.Int32(192))
-    v_7 = min(v_6, cutlass.Int32(224))
-    v_8 = (cutlass.Int32(224) - v_7)
-    v_9 = (q - kv)
-    v_10 = max(v_9, cutlass.Int32(-1))
-    v_11 = min(v_10, cutlass.Int32(31))
-    v_12 = (v_11 + cutlass.Int32(1))
-    v_13 = (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Int32(32) - v_8)) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_12)))
-    v_14 = max(v_9, cutlass.Int32(223))
-    v_15 = min(v_14, cutlass.Int32(255))
-    v_16 = (v_15 + cutlass.Int32(-223))
-    v_17 = (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Int32(32) - v_12)) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_16)))
-    v_18 = (v_1 | v_4 | v_13 | v_17)
+    v_7 = (v_6 + cutlass.Int32(-192))
+    v_8 = (q - kv)
+    v_9 = min(v_8, cutlass.Int32(31))
+    v_10 = (v_9 + cutlass.Int32(1))
+    v_11 = (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_7)) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(max(v_10, cutlass.Int32(0)))))
+    v_12 = max(v_8, cutlass.Int32(223))
+    v_13 = (v_12 + cutlass.Int32(-223))
+    v_14 = (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Int32(32) - v_10)) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_13)))
+    v_15 = (v_1 | v_4 | v_11 | v_14)
     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
-    packed[0] = v_18
+    packed[0] = v_15
     return packed.load()
 
 

@@ -10,19 +10,17 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     """maskopt: mask.func @streaming_sink, packed keep word."""
     q = q_idx[0]
     kv = kv_idx[0]
-    v = (cutlass.Int32(4) - kv)
-    v_1 = utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Int32(32) - max(v, cutlass.Int32(0))))
+    v = (kv + cutlass.Int32(28))
+    v_1 = utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v))
     v_2 = (q - kv)
-    v_3 = max(v_2, cutlass.Int32(-1))
-    v_4 = min(v_3, cutlass.Int32(31))
-    v_5 = (v_4 + cutlass.Int32(1))
-    v_6 = max(v_2, cutlass.Int32(64))
-    v_7 = min(v_6, cutlass.Int32(96))
-    v_8 = (v_7 + cutlass.Int32(-64))
-    v_9 = (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Int32(32) - v_5)) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_8)))
-    v_10 = (v_1 | v_9)
+    v_3 = (cutlass.Int32(31) - v_2)
+    v_4 = max(v_3, cutlass.Int32(0))
+    v_5 = max(v_2, cutlass.Int32(64))
+    v_6 = (v_5 + cutlass.Int32(-64))
+    v_7 = (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_4)) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_6)))
+    v_8 = (v_1 | v_7)
     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
-    packed[0] = v_10
+    packed[0] = v_8
     return packed.load()
 
 

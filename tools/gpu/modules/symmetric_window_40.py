@@ -12,20 +12,17 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     kv = kv_idx[0]
     v = (kv - q)
     v_1 = max(v, cutlass.Int32(9))
-    v_2 = min(v_1, cutlass.Int32(41))
-    v_3 = (cutlass.Int32(41) - v_2)
-    v_4 = (q - kv)
-    v_5 = max(v_4, cutlass.Int32(-1))
-    v_6 = min(v_5, cutlass.Int32(31))
-    v_7 = (v_6 + cutlass.Int32(1))
-    v_8 = (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Int32(32) - v_3)) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_7)))
-    v_9 = max(v_4, cutlass.Int32(40))
-    v_10 = min(v_9, cutlass.Int32(72))
-    v_11 = (v_10 + cutlass.Int32(-40))
-    v_12 = (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Int32(32) - v_7)) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_11)))
-    v_13 = (v_8 | v_12)
+    v_2 = (v_1 + cutlass.Int32(-9))
+    v_3 = (q - kv)
+    v_4 = min(v_3, cutlass.Int32(31))
+    v_5 = (v_4 + cutlass.Int32(1))
+    v_6 = (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_2)) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(max(v_5, cutlass.Int32(0)))))
+    v_7 = max(v_3, cutlass.Int32(40))
+    v_8 = (v_7 + cutlass.Int32(-40))
+    v_9 = (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Int32(32) - v_5)) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_8)))
+    v_10 = (v_6 | v_9)
     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
-    packed[0] = v_13
+    packed[0] = v_10
     return packed.load()
 
 

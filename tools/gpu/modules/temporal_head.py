@@ -7,30 +7,42 @@ from flash_attn.cute import utils
 
 @cute.jit
 def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
-    """maskopt: mask.func @temporal_head, per-lane evaluation."""
-    # not packed: `%remainder = mask.floormod` (/work/main/.venv/lib/python3.11/site-packages/attn_gym/masks/svg.py:69) (mask.floormod) of a lane-dependent value is not lane-affine
+    """maskopt: mask.func @temporal_head, packed keep word."""
     q = q_idx[0]
     kv = kv_idx[0]
+    v = (cutlass.Int32(50) - kv)
+    v_1 = utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Int32(32) - min(v, cutlass.Int32(32))))
+    v_2 = cutlass.Uint32(0xFFFFFFFF)
     lt = (q < cutlass.Int32(50))
+    v_3 = cutlass.Uint32(0)
+    v_4 = (v_2 if lt else v_3)
+    v_5 = cutlass.Int64(kv)
+    v_6 = (v_5 + cutlass.Int64(70))
+    v_7 = (v_6 % cutlass.Int64(120))
+    v_8 = cutlass.Int32(v_7)
+    v_9 = (cutlass.Int32(120) - v_8)
     sub = (q - cutlass.Int32(50))
     rem = (sub % cutlass.Int32(120))
     remainder = (rem + cutlass.Int32(120) if rem < cutlass.Int32(0) else rem)
-    word_ = cutlass.Uint32(0)
-    for lane in cutlass.range_constexpr(32):
-        lt_1 = (kv < cutlass.Int32(-1 * lane - -50))
-        bitwise_or = (lt_1 | lt)
-        sub_1 = (kv_idx[lane] - cutlass.Int32(50))
-        rem_1 = (sub_1 % cutlass.Int32(120))
-        remainder_1 = (rem_1 + cutlass.Int32(120) if rem_1 < cutlass.Int32(0) else rem_1)
-        sub_2 = (remainder - remainder_1)
-        v = (cutlass.Int32(0) - sub_2)
-        v_1 = (sub_2 < cutlass.Int32(0))
-        abs = (v if v_1 else sub_2)
-        lt_2 = (abs < cutlass.Int32(30))
-        bitwise_or_1 = (bitwise_or | lt_2)
-        word_ = (word_ | (cutlass.Uint32(1) << lane)) if bitwise_or_1 else word_
+    v_10 = (v_8 - remainder)
+    v_11 = (cutlass.Int32(30) - v_10)
+    v_12 = min(v_9, v_11)
+    v_13 = (remainder - v_8)
+    v_14 = (v_13 + cutlass.Int32(1))
+    v_15 = (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Int32(32) - min(v_12, cutlass.Int32(32)))) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(max(v_14, cutlass.Int32(0)))))
+    v_16 = (cutlass.Int32(150) - v_10)
+    v_17 = (v_13 + cutlass.Int32(121))
+    v_18 = max(v_9, v_17)
+    v_19 = (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Int32(32) - min(v_16, cutlass.Int32(32)))) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_18)))
+    v_20 = min(v_14, v_9)
+    v_21 = (v_13 + cutlass.Int32(-29))
+    v_22 = (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Int32(32) - min(v_20, cutlass.Int32(32)))) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(max(v_21, cutlass.Int32(0)))))
+    v_23 = (v_13 + cutlass.Int32(91))
+    v_24 = max(v_9, v_23)
+    v_25 = (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Int32(32) - min(v_17, cutlass.Int32(32)))) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_24)))
+    v_26 = (v_1 | v_4 | v_15 | v_19 | v_22 | v_25)
     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
-    packed[0] = word_
+    packed[0] = v_26
     return packed.load()
 
 

@@ -8,7 +8,7 @@ from flash_attn.cute import utils
 @cute.jit
 def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     """maskopt: mask.func @vision_cross_attention, per-lane evaluation."""
-    # not packed: `%index = mask.load` (/work/main/.venv/lib/python3.11/site-packages/attn_gym/masks/flamingo.py:25) is a per-lane gather: its index depends on kv_idx; index aux tensors by lane-uniform values (b, h, q_idx) instead, e.g. a starts/offsets tensor indexed by the document of q_idx
+    # not packed: `image_boundaries[kv_idx]` is a per-lane gather: its index depends on kv_idx; index aux tensors by lane-uniform values (b, h, q_idx) instead, e.g. a starts/offsets tensor indexed by the document of q_idx
     q = q_idx[0]
     kv = kv_idx[0]
     word_ = cutlass.Uint32(0)
