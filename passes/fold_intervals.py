@@ -220,7 +220,10 @@ class _Folder:
         `u` re-associated with some atoms clamped) the one with the fewest
         clamps (i64 ops counting twice) is emitted.
         """
-        key = (u, sign, k, side)
+        # One value per (u, sign, k), whichever side asks first: run
+        # simplification compares and dedupes bounds by identity, so the same
+        # bound must not be two values.
+        key = (u, sign, k)
         if key in self.bounds:
             return self.bounds[key]
         r = self.forms.ranges.of(u)

@@ -933,7 +933,7 @@ EXPECTED: dict[str, tuple[int | None, str | None]] = {
     "half_period_40_causal": (2, None),
     "batchify_noop_64": (1, None),
     "batchify_sliding_window_16_128": (2, None),
-    "batchify_prefix_lm_8_256": (3, None),
+    "batchify_prefix_lm_8_256": (2, None),  # the two prefix runs of a piece share their start: one run
     "natten_40x40_k5": (2, None),
     "natten_16x16_k3": (3, None),
     "sta_2d_32x32_t8": (2, None),
