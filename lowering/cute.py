@@ -35,6 +35,20 @@ division would be UB: 0 (per-lane code only; torch raises there) and -1 in
 a remainder whose dividend may be MIN (`x % +-1` is 0). A `<<` by a
 constant amount in range drops the bits shifted out, like torch's.
 
+No i32 value is printed as a bare negation (`0 - x`, `x * -1`): ptxas
+(CUDA 13.0 and the compiler bundled with nvidia-cutlass-dsl 4.8.1, sm_90a
+and sm_100a) miscompiles `max(max(a, -x), b)` and `min(min(a, -x), b)`: it
+fuses the two into one VIMNMX3 and drops the negation, computing
+`max(a, x, b)` (found on an H200: `batchify_sliding_window_16_128`, see
+`PTXAS_NEGATION` and `maskopt.tools.ptx_lint`). A negation is pushed into
+the value it negates (`-(a - b)` is `b - a`, `-(a + c)` is `(-c) - a`,
+`-(c * a)` is `(-c) * a`); where nothing is left to push it into, the
+module calls `neg_i32` (`neg_i64`), a two-instruction inline-PTX negation
+(`not`, `add 1`) that neither LLVM nor ptxas turns back into `0 - x` (an
+i64 negation gets it too: LLVM narrows a truncated one to i32).
+Self-contained expressions (`keep_mask_exprs`) cannot define that helper
+and refuse such a negation instead.
+
 `keep_mask_exprs(func)` gives the keep word of a packed function as one
 self-contained expression per top-level run (the pieces torch inductor's
 template ORs together).
@@ -108,6 +122,7 @@ class CutePrintContext:
     _next: dict[str, int] = field(default_factory=dict, repr=False)
     _next_for: set[str] | None = field(default=None, repr=False)
     uses_bmsk: bool = False
+    uses_neg: bool = False
 
     def line(self, text: str = "") -> None:
         print(("    " * self.indent + text) if text else "", file=self.output)
@@ -144,7 +159,7 @@ class CutePrintContext:
 _RESERVED = {
     "cutlass", "cute", "utils", "min", "max", "mask_mod", "b_idx", "h_idx",
     "q_idx", "kv_idx", "seqlen_info", "aux_tensors", "aux_scalars", "lane",
-    "packed", "word", "bmsk_u32", "llvm", "T", "dsl_user_op",
+    "packed", "word", "bmsk_u32", "neg_i32", "neg_i64", "llvm", "T", "dsl_user_op",
 }
 
 #: Whether range words may use the `bmsk_u32` helper (PTX bmsk.clamp).
@@ -171,6 +186,49 @@ def bmsk_u32(pos, width, *, loc=None, ip=None):
             ],
             "bmsk.clamp.b32 $0, $1, $2;",
             "=r,r,r",
+            has_side_effects=False,
+            is_align_stack=False,
+            asm_dialect=llvm.AsmDialect.AD_ATT,
+        )
+    )
+'''
+
+#: Why no i32 value is printed as `0 - x` (see the module docstring): ptxas
+#: folds `max(max(a, 0 - x), b)` into `VIMNMX3 a, x, b`, dropping the
+#: negation; the PTX lint `maskopt.tools.ptx_lint` checks compiled modules.
+PTXAS_NEGATION = "ptxas drops a negation fused into a 3-input min/max (VIMNMX3)"
+
+#: The helper a module defines when it negates a value that has nothing to
+#: push the negation into: `~x + 1` in one inline-PTX block, which LLVM
+#: cannot canonicalize back to `0 - x` and ptxas compiles as LOP3 + IADD.
+NEG_HELPER = '''\
+@dsl_user_op
+def neg_i32(x, *, loc=None, ip=None):
+    """-x of an Int32, wrapping (two\'s complement), as `not` and `add 1` in
+    inline PTX so that no min/max sees a negation (see maskopt.lowering.cute)."""
+    return cutlass.Int32(
+        llvm.inline_asm(
+            T.i32(),
+            [cutlass.Int32(x).ir_value(loc=loc, ip=ip)],
+            "{ .reg .b32 t; not.b32 t, $1; add.s32 $0, t, 1; }",
+            "=r,r",
+            has_side_effects=False,
+            is_align_stack=False,
+            asm_dialect=llvm.AsmDialect.AD_ATT,
+        )
+    )
+
+
+@dsl_user_op
+def neg_i64(x, *, loc=None, ip=None):
+    """-x of an Int64, wrapping, like neg_i32 (LLVM would otherwise narrow a
+    truncated 64-bit negation to a 32-bit one)."""
+    return cutlass.Int64(
+        llvm.inline_asm(
+            T.i64(),
+            [cutlass.Int64(x).ir_value(loc=loc, ip=ip)],
+            "{ .reg .b64 t; not.b64 t, $1; add.s64 $0, t, 1; }",
+            "=l,l",
             has_side_effects=False,
             is_align_stack=False,
             asm_dialect=llvm.AsmDialect.AD_ATT,
@@ -311,10 +369,13 @@ class _FunctionPrinter:
         lhs, rhs = op.operands
         t = op.results[0].type
         sym = _BINARY[type(op)]
+        lc, rc = const_evaluate_operand(lhs), const_evaluate_operand(rhs)
+        negated = self.negated_operand(op, lc, rc)
+        if negated is not None:
+            return self.negation(negated, wraps=self.ranges.may_wrap(op))
         a, b = self.expr(lhs), self.expr(rhs)
         if t == i1:
             return f"({a} {sym} {b})"
-        lc, rc = const_evaluate_operand(lhs), const_evaluate_operand(rhs)
         if lc is not None and rc is not None:
             raise CuteEmitError(f"unfolded constant {op.name}: run canonicalize first")
         if isinstance(op, (arith.ShLIOp, arith.ShRSIOp)):
@@ -341,6 +402,100 @@ class _FunctionPrinter:
                 f"{op.name} may overflow {t} on the mask domain; it cannot be printed"
             )
         return f"({a} {sym} {b})"
+
+    def negated_operand(self, op: Operation, lc: int | None, rc: int | None) -> SSAValue | None:
+        """`x` when `op` is an i32 or i64 `0 - x`, `x * -1` or `-1 * x` (a zero
+        is also a value whose range is [0, 0], such as an extended constant)."""
+        t = op.results[0].type
+        if not isinstance(t, IntegerType) or t.width.data not in (32, 64):
+            return None
+        if lc is not None and rc is not None:
+            return None
+        lhs, rhs = op.operands
+        if isinstance(op, arith.SubiOp) and rc is None and (
+            lc == 0 or (lc is None and self.ranges.of(lhs) == Range(0, 0))
+        ):
+            return rhs
+        if isinstance(op, arith.MuliOp) and -1 in (lc, rc):
+            return rhs if lc == -1 else lhs
+        return None
+
+    def negation(self, x: SSAValue, *, wraps: bool) -> str:
+        """
+        `-x` for an i32 or i64 `x`, printed without a negation that ptxas
+        could fold into a 3-input min/max (see `PTXAS_NEGATION`): the negation
+        is pushed into `x` where value ranges show that this changes no value
+        (see `pushed_negation`); otherwise `neg_i32(x)` / `neg_i64(x)`.
+        `wraps`: `-x` may leave its type (x may be MIN); it then wraps like
+        torch's, which the helpers do.
+        """
+        pushed = None if wraps else self.pushed_negation(x)
+        if pushed is not None:
+            return pushed
+        helper = "neg_i32" if x.type == i32 else "neg_i64"
+        if self.inline:
+            raise CuteEmitError(
+                f"a negation with nothing to push it into needs the {helper} helper "
+                f"({PTXAS_NEGATION}), which a self-contained expression cannot define"
+            )
+        self.ctx.uses_neg = True
+        return f"{helper}({self.expr(x)})"
+
+    def pushed_negation(self, x: SSAValue, depth: int = 0) -> str | None:
+        """
+        `-x` as an expression with no bare negation, or None (see `negation`):
+        pushed through `-`, `+` and `*` by a constant, and through min/max
+        (`-min(a, b)` is `max(-a, -b)`), truncation and sign extension, where
+        value ranges show that no value on the way may wrap.
+        """
+        op = x.owner
+        t = x.type
+        if (
+            depth > 6
+            or const_evaluate_operand(x) is not None
+            or not isinstance(op, Operation)
+            or not isinstance(t, IntegerType)
+            or t.width.data not in (32, 64)
+            or self.ranges.of(x).lo <= -(2 ** (t.width.data - 1))
+            or self.ranges.may_wrap(op)
+        ):
+            return None  # -x, or x itself, may wrap
+
+        def neg(v: SSAValue) -> str | None:
+            c = const_evaluate_operand(v)
+            if c is not None:
+                return None if c == -(2 ** (v.type.width.data - 1)) else self.const(-c, v.type)
+            return self.pushed_negation(v, depth + 1)
+
+        match op:
+            case arith.SubiOp():
+                if const_evaluate_operand(op.lhs) == 0:
+                    return self.expr(op.rhs)  # -(0 - b) = b
+                return f"({self.expr(op.rhs)} - {self.expr(op.lhs)})"
+            case arith.MuliOp():
+                for a, c in ((op.lhs, op.rhs), (op.rhs, op.lhs)):
+                    k = const_evaluate_operand(c)
+                    if k == -1:
+                        return self.expr(a)
+                    if k is not None and (nk := neg(c)) is not None:
+                        return f"({self.expr(a)} * {nk})"
+            case arith.AddiOp():
+                for a, b in ((op.lhs, op.rhs), (op.rhs, op.lhs)):
+                    if const_evaluate_operand(b) is not None and (nb := neg(b)) is not None:
+                        return f"({nb} - {self.expr(a)})"  # -(a + c) = (-c) - a
+                for a, b in ((op.lhs, op.rhs), (op.rhs, op.lhs)):
+                    if (na := neg(a)) is not None:
+                        return f"({na} - {self.expr(b)})"  # -(a + b) = (-a) - b
+            case arith.MinSIOp() | arith.MaxSIOp():
+                na, nb = neg(op.lhs), neg(op.rhs)
+                if na is not None and nb is not None:
+                    flipped = "max" if isinstance(op, arith.MinSIOp) else "min"
+                    return f"{flipped}({na}, {nb})"
+            case arith.TruncIOp() | arith.ExtSIOp():
+                inner = neg(op.input)
+                if inner is not None:
+                    return f"{ctype(t)}({inner})"
+        return None
 
     def load(self, op: mask.LoadOp) -> str:
         assert isinstance(op.tensor.type, TensorType)
@@ -650,14 +805,15 @@ def print_cute_module(module: ModuleOp, output: IO[str]) -> None:
     head.line()
     head.line("import cutlass")
     head.line("import cutlass.cute as cute")
-    if ctx.uses_bmsk:
+    helpers = [h for used, h in ((ctx.uses_bmsk, BMSK_HELPER), (ctx.uses_neg, NEG_HELPER)) if used]
+    if helpers:
         head.line("from cutlass._mlir.dialects import llvm")
         head.line("from cutlass.cutlass_dsl import T, dsl_user_op")
     head.line("from flash_attn.cute import utils")
-    if ctx.uses_bmsk:
+    for helper in helpers:
         head.line()
         head.line()
-        output.write(BMSK_HELPER)
+        output.write(helper)
     output.write(body.getvalue())
 
 

@@ -1155,8 +1155,23 @@ def _bmsk_clamp(pos, width):
     return _mk(Uint32, torch.where(ta >= 32, 0, r))
 
 
+def _neg_s32(x):
+    """``not.b32`` then ``add.s32 1``: -x, wrapping mod 2^32."""
+    return _mk(Int32, _wrap(-_explicit(x, Int32).v, Int32))
+
+
+def _neg_s64(x):
+    """``not.b64`` then ``add.s64 1``: -x, wrapping mod 2^64."""
+    v = _explicit(x, Int64).v
+    if isinstance(v, torch.Tensor):
+        return _mk(Int64, torch.where(v == _I64_MIN, v, -v))  # -MIN wraps to MIN, like PTX
+    return _mk(Int64, _wrap(-v, Int64))
+
+
 #: Inline PTX the emulator models (``llvm.inline_asm`` in emitted helpers).
 _INLINE_PTX = {
+    "{ .reg .b32 t; not.b32 t, $1; add.s32 $0, t, 1; }": _neg_s32,
+    "{ .reg .b64 t; not.b64 t, $1; add.s64 $0, t, 1; }": _neg_s64,
     "bmsk.clamp.b32 $0, $1, $2;": _bmsk_clamp,
     "shl.b32 $0, $1, $2;": lambda v, s: _u32_shift("shl")(v, s),
     "shr.u32 $0, $1, $2;": lambda v, s: _u32_shift("shr")(v, s),
@@ -1164,7 +1179,7 @@ _INLINE_PTX = {
 
 
 def _inline_asm(res_type, operands, asm, constraints, **kwargs):
-    if res_type != "i32" or asm not in _INLINE_PTX:
+    if res_type not in ("i32", "i64") or asm not in _INLINE_PTX:
         raise EmulatorUnsupported(f"inline asm {asm!r} is not modelled by the emulator")
     return _INLINE_PTX[asm](*operands)
 
@@ -1173,6 +1188,10 @@ class _T:
     @staticmethod
     def i32():
         return "i32"
+
+    @staticmethod
+    def i64():
+        return "i64"
 
 
 def _dsl_user_op(fn):

@@ -992,10 +992,13 @@ def packed_runs(result) -> int | None:
         return None
     from xdsl.transforms.canonicalization_patterns.utils import const_evaluate_operand
 
+    from maskopt.dialects import interval
+
     word = result.module.ops.first.yield_op.value
     if const_evaluate_operand(word) is not None:
         return 0
-    return len(result.keep_mask_exprs)
+    s = word.owner.set
+    return len(s.owner.sets) if isinstance(s.owner, interval.UnionOp) else 1
 
 
 def packing_report(cases=None) -> list[dict]:

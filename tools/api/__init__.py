@@ -282,7 +282,9 @@ class CompiledMask:
     keep_mask_exprs: list[str] = field(default_factory=list)
     """When packed: one self-contained CuTe expression per top-level run; their OR
     is the keep word (names in scope: b_idx, h_idx, q_idx, kv_idx, aux_tensors,
-    aux_scalars, cutlass, utils)."""
+    aux_scalars, cutlass, utils). Empty when the word cannot be written without
+    a helper the module defines (a negation with nothing to push it into, see
+    `maskopt.lowering.cute.PTXAS_NEGATION`); `cute_source` is complete then."""
     aux_tensors: list[Any] = field(default_factory=list)
     """The tensors behind `aux_tensors[i]`, in order (captured or given)."""
     aux_scalars: list[Any] = field(default_factory=list)
@@ -388,7 +390,7 @@ def _compile_mask(mask_mod, aux_tensors, max_intervals, name, pipeline, callback
     import torch.fx
     from xdsl.dialects.builtin import ModuleOp
 
-    from maskopt.lowering.cute import keep_mask_exprs, print_cute_module
+    from maskopt.lowering.cute import print_cute_module
     from maskopt.lowering.fx_import import import_graph, import_mask_mod
 
     aux: list[Any] = []
@@ -428,10 +430,19 @@ def _compile_mask(mask_mod, aux_tensors, max_intervals, name, pipeline, callback
         reason=reason,
         module=module,
         cute_source=out.getvalue(),
-        keep_mask_exprs=keep_mask_exprs(func) if packed else [],  # type: ignore[arg-type]
+        keep_mask_exprs=_self_contained_exprs(func) if packed else [],
         aux_tensors=aux,
         remarks=function_remarks(module, collected),
     )
+
+
+def _self_contained_exprs(func) -> list[str]:
+    from maskopt.lowering.cute import CuteEmitError, keep_mask_exprs
+
+    try:
+        return keep_mask_exprs(func)
+    except CuteEmitError:
+        return []  # needs a module-level helper: only cute_source has the word
 
 
 def _symbol(name: str) -> str:
