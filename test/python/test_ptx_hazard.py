@@ -1,0 +1,120 @@
+"""The ptxas min/max negation miscompile (maskopt.lowering.cute.PTXAS_NEGATION).
+
+ptxas fuses `max(max(a, 0 - x), b)` into one VIMNMX3 and drops the negation.
+The CuTe target never prints an i32 negation: it pushes it into the negated
+value or calls the `neg_i32` inline-PTX helper. These tests check the printed
+code, its words against eager torch (emulated), and, with nvidia-cutlass-dsl,
+the PTX that LLVM produced, with a lint that is shown to find the hazard in
+the code the printer used to emit."""
+
+import itertools
+import re
+
+import pytest
+import torch
+
+import maskopt
+from conftest import compiled
+from maskopt.lowering.cute_emulator import load_module
+from maskopt.tools import corpus
+from maskopt.tools.ptx_lint import negation_into_minmax
+
+I32_MIN, I32_MAX = -(2**31), 2**31 - 1
+
+_PTX = """
+    neg.s32 \t%r39, %r24;
+    add.s32 \t%r40, %r36, -16;
+    max.s32 \t%r44, %r33, %r39;   // hazard
+    sub.s32 \t%r50, 0, %r3;
+    min.s32 \t%r51, %r50, %r2;    // hazard
+    mul.lo.s32 \t%r60, %r4, -1;
+    max.relu.s32 \t%r61, %r1, %r60;  // hazard
+    neg.s32 \t%r70, %r5;
+    add.s32 \t%r71, %r70, %r1;    // not a min/max
+    sub.s32 \t%r80, %r6, %r7;
+    max.s32 \t%r81, %r80, %r1;    // a difference, not a negation
+    // begin inline asm
+    { .reg .b32 t; not.b32 t, %r8; add.s32 %r90, t, 1; }
+    // end inline asm
+    max.s32 \t%r91, %r90, %r1;    // the neg_i32 helper
+    neg.s32 \t%r95, %r9;
+    mov.b32 \t%r95, %r10;         // redefined before use
+    max.s32 \t%r96, %r95, %r1;
+"""
+
+
+def test_lint_finds_exactly_the_negations_that_reach_a_min_or_max():
+    hazards = negation_into_minmax(_PTX)
+    assert [(h.negation.split()[0], h.use.split()[0]) for h in hazards] == [
+        ("neg.s32", "max.s32"),
+        ("sub.s32", "min.s32"),
+        ("mul.lo.s32", "max.relu.s32"),
+    ]
+
+
+def test_no_corpus_module_prints_a_bare_negation():
+    bare = re.compile(r"cutlass\.Int32\(0\) - |\* cutlass\.Int32\(-1\)\)")
+    offenders = [
+        c.name for c in corpus.CORPUS if bare.search(compiled(c.name)[2].cute_source)
+    ]
+    assert offenders == []
+
+
+def test_negation_is_pushed_into_the_difference():
+    # The module an H200 miscompiled: its lower bound -(kv - 128 * (q // 128))
+    # is now printed as a difference (no 0 - x), and it still packs.
+    src = compiled("batchify_sliding_window_16_128")[2].cute_source
+    assert "(v - kv)" in src and "neg_i32" not in src
+
+
+LENS = torch.tensor([5, -7, I32_MAX, I32_MIN], dtype=torch.int32)
+
+
+def _neg_leaf_packed(b, h, q_idx, kv_idx):
+    return torch.maximum(torch.maximum(q_idx - 40, -LENS[b]), -h) <= kv_idx
+
+
+def _neg_leaf_per_lane(b, h, q_idx, kv_idx):
+    return (torch.maximum(-LENS[b], -q_idx) + kv_idx) % 5 == 0
+
+
+def _points():
+    bs, hs = range(4), [0, 1, 7, I32_MAX]
+    qs = [0, 1, 39, 40, 41, 100, 2**30, I32_MAX]
+    kvs = list(range(0, 140)) + [I32_MAX - 31 - k for k in range(40)]
+    rows = list(itertools.product(bs, hs, qs, kvs))
+    return tuple(torch.tensor(col, dtype=torch.int32) for col in zip(*rows))
+
+
+@pytest.mark.parametrize("fn,packed", [(_neg_leaf_packed, True), (_neg_leaf_per_lane, False)])
+def test_leaf_negations_use_the_helper_and_match_eager(fn, packed):
+    res = maskopt.compile_mask(fn)
+    assert res.packed is packed
+    assert "neg_i32(" in res.cute_source and "def neg_i32(" in res.cute_source
+    assert "Int32(0) - " not in res.cute_source
+    b, h, q, kv = _points()
+    want = corpus.reference_words(fn, b, h, q, kv)
+    got = load_module(res.cute_source).keep_words(b, h, q, kv, aux_tensors=res.aux_tensors)
+    assert torch.equal(got, want)
+    # The self-contained expressions cannot define the helper: none are given,
+    # and the inductor drop-in falls back to its per-lane path for such a mask.
+    assert res.keep_mask_exprs == []
+
+
+def test_dsl_ptx_of_the_old_and_new_forms():
+    """The lint finds the hazard in the PTX of the module the printer used to emit
+    (`0 - v_1`, miscompiled on an H200) and none in today's modules."""
+    pytest.importorskip("cutlass")
+    from maskopt.tools.ptx_lint import lint_sources
+
+    new = compiled("batchify_sliding_window_16_128")[2].cute_source
+    old = new.replace("v_11 = (v - kv)", "v_11 = (cutlass.Int32(0) - v_1)")
+    assert old != new
+    leaf = maskopt.compile_mask(_neg_leaf_packed)
+    specs = [(t.dtype, tuple(t.shape)) for t in leaf.aux_tensors]
+    hazards, errors = lint_sources(
+        ["old", "new", "leaf"], [old, new, leaf.cute_source], [[], [], specs]
+    )
+    assert errors == {}
+    assert set(hazards) == {"old"}
+    assert any("max" in h.use for h in hazards["old"])

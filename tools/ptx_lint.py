@@ -1,0 +1,193 @@
+"""
+PTX lint for emitted keep-mask code: find the shapes a known ptxas
+miscompile needs.
+
+The ptxas bug (CUDA 13.0's ptxas and the compiler bundled with
+nvidia-cutlass-dsl 4.8.1; sm_90a and sm_100a alike): for
+
+    neg.s32 %n, %x;            // or sub.s32 %n, 0, %x / mul.lo.s32 %n, %x, -1
+    max.s32 %t, %a, %n;
+    max.s32 %r, %t, %b;
+
+ptxas emits one `VIMNMX3 %r, %a, %x, %b` (the same for min): the negation is
+dropped, so the kernel computes max(a, x, b). The instruction encoding is the
+same with and without the `neg`; on an H200 it turned the keep word of
+corpus mask `batchify_sliding_window_16_128` into 0x80000000 where 0 was right
+(q=256, kv_base=97: max(31, -159, 15) instead of max(31, 159, 15)).
+Two-input min/max, `max(a, max(-x, b))` and `VIADDMNMX` keep the negation.
+
+The CuTe target therefore never prints an i32 `0 - x` (see
+`maskopt.lowering.cute.PTXAS_NEGATION`), and this lint checks the PTX that
+LLVM actually produced: no register defined by a negation may be an
+operand of a `min`/`max`. It is conservative (a lone two-input min/max of a
+negation is compiled right, but is reported too).
+
+    python -m maskopt.tools.ptx_lint FILE.ptx ...     # exit 1 when a hazard is found
+    python -m maskopt.tools.ptx_lint --corpus         # compile the corpus (sm_100a), lint it
+    python -m maskopt.tools.ptx_lint --fuzz 300 --seed 7   # the same for fuzzer masks
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from dataclasses import dataclass
+
+_INSTR = re.compile(r"^\s*(?:@!?%\w+\s+)?([a-z][\w.]*)\s+([^;]*);")
+
+
+@dataclass(frozen=True)
+class Hazard:
+    """A negation (`line` of the PTX) that reaches a min/max (`use_line`)."""
+
+    line: int
+    negation: str
+    use_line: int
+    use: str
+
+    def __str__(self) -> str:
+        return f"line {self.line}: `{self.negation}` feeds line {self.use_line}: `{self.use}`"
+
+
+def _operands(text: str) -> list[str]:
+    return [o.strip() for o in text.split(",")]
+
+
+def _negated(opcode: str, ops: list[str]) -> bool:
+    """Whether `opcode ops` computes `0 - x` (a form ptxas treats as a negation)."""
+    if len(ops) < 2:
+        return False
+    if opcode.startswith("neg.s") or opcode.startswith("neg.b"):
+        return True
+    if opcode.startswith("sub.") and not opcode.startswith("sub.f") and len(ops) == 3:
+        return ops[1] in ("0", "0x0", "0x00000000")
+    if opcode.startswith("mul.lo.") and len(ops) == 3:
+        return "-1" in (ops[1], ops[2]) or "0xFFFFFFFF" in (ops[1].upper(), ops[2].upper())
+    return False
+
+
+def negation_into_minmax(ptx: str) -> list[Hazard]:
+    """Every use of a negated register by a `min`/`max` instruction in `ptx`."""
+    negs: dict[str, tuple[int, str]] = {}
+    hazards: list[Hazard] = []
+    for n, raw in enumerate(ptx.splitlines(), 1):
+        line = raw.split("//", 1)[0]
+        m = _INSTR.match(line)
+        if m is None:
+            continue
+        opcode, ops = m.group(1), _operands(m.group(2))
+        if opcode.startswith(("min.", "max.")) and not opcode.startswith(("min.f", "max.f")):
+            for src in ops[1:]:
+                if src in negs:
+                    ln, text = negs[src]
+                    hazards.append(Hazard(ln, text, n, line.strip()))
+        if ops and ops[0].startswith("%"):
+            if _negated(opcode, ops):
+                negs[ops[0]] = (n, line.strip())
+            else:
+                negs.pop(ops[0], None)  # redefined (PTX registers are not SSA in general)
+    return hazards
+
+
+def lint_sources(
+    names: list[str], sources: list[str], aux_specs: list[list], *, arch: str = "sm_100a"
+) -> tuple[dict[str, list[Hazard]], dict[str, str]]:
+    """Compile emitted modules in the harness (nvidia-cutlass-dsl, no GPU needed)
+    and lint their PTX: (hazards by name, compile errors by name)."""
+    import tempfile
+
+    from maskopt.tools.cute_compile import compile_mask_modules
+
+    with tempfile.TemporaryDirectory() as keep:
+        results = compile_mask_modules(
+            sources, per_source_aux_specs=aux_specs, keep_dir=keep, arch=arch
+        )
+        hazards, errors = {}, {}
+        for name, r in zip(names, results):
+            if not r.ok or r.ptx_path is None:
+                errors[name] = (r.error or "no PTX").splitlines()[0]
+                continue
+            with open(r.ptx_path) as f:
+                found = negation_into_minmax(f.read())
+            if found:
+                hazards[name] = found
+    return hazards, errors
+
+
+def _corpus_sources():
+    import maskopt
+    from maskopt.tools import corpus
+
+    names, sources, specs = [], [], []
+    for case in corpus.CORPUS:
+        r = maskopt.compile_mask(case.make(), name=case.name)
+        names.append(case.name)
+        sources.append(r.cute_source)
+        specs.append([(t.dtype, tuple(t.shape)) for t in r.aux_tensors])
+    return names, sources, specs
+
+
+def _fuzz_sources(n: int, seed: int):
+    import maskopt
+    from maskopt.tools import fuzz
+
+    names, sources, specs, skipped = [], [], [], 0
+    for i in range(n):
+        m = fuzz.random_mask(seed * 1_000_003 + i)
+        try:
+            r = maskopt.compile_mask(m.mask_mod, max_intervals=m.max_intervals)
+        except Exception:  # noqa: BLE001 - rejected masks have no module to lint
+            skipped += 1
+            continue
+        names.append(f"fuzz[{seed}:{i}]{' packed' if r.packed else ''}")
+        sources.append(r.cute_source)
+        specs.append([(t.dtype, tuple(t.shape)) for t in r.aux_tensors])
+    return names, sources, specs, skipped
+
+
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+
+    ap = argparse.ArgumentParser(
+        prog="python -m maskopt.tools.ptx_lint",
+        description="Find negations that reach a PTX min/max (a ptxas miscompile; see the module doc).",
+    )
+    ap.add_argument("ptx", nargs="*", help="PTX files to lint")
+    ap.add_argument("--corpus", action="store_true", help="compile and lint the example corpus")
+    ap.add_argument("--fuzz", type=int, default=0, metavar="N", help="compile and lint N fuzzer masks")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--arch", default="sm_100a")
+    args = ap.parse_args(argv)
+    if not (args.ptx or args.corpus or args.fuzz):
+        ap.error("give PTX files, --corpus or --fuzz N")
+    found = 0
+    for path in args.ptx:
+        with open(path) as f:
+            for h in negation_into_minmax(f.read()):
+                print(f"{path}: {h}")
+                found += 1
+    batches = []
+    if args.corpus:
+        batches.append(("corpus", *_corpus_sources(), 0))
+    if args.fuzz:
+        batches.append((f"fuzz seed {args.seed}", *_fuzz_sources(args.fuzz, args.seed)))
+    for label, names, sources, specs, skipped in batches:
+        hazards, errors = lint_sources(names, sources, specs, arch=args.arch)
+        for name, hs in hazards.items():
+            for h in hs:
+                print(f"{name}: {h}")
+        for name, e in errors.items():
+            print(f"{name}: compile error: {e}")
+        packed = sum(n.endswith("packed") for n in names) if label != "corpus" else None
+        print(
+            f"{label}: {len(names)} modules compiled for {args.arch}"
+            + (f" ({packed} packed, {skipped} masks rejected before emission)" if packed is not None else "")
+            + f", {sum(map(len, hazards.values()))} hazards in {len(hazards)} modules,"
+            f" {len(errors)} compile errors"
+        )
+        found += len(hazards) + len(errors)
+    return 1 if found else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
