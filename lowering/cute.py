@@ -122,7 +122,7 @@ class CutePrintContext:
     _next: dict[str, int] = field(default_factory=dict, repr=False)
     _next_for: set[str] | None = field(default=None, repr=False)
     uses_bmsk: bool = False
-    uses_neg: bool = False
+    uses_neg: set[str] = field(default_factory=set)
 
     def line(self, text: str = "") -> None:
         print(("    " * self.indent + text) if text else "", file=self.output)
@@ -198,10 +198,12 @@ def bmsk_u32(pos, width, *, loc=None, ip=None):
 #: negation; the PTX lint `maskopt.tools.ptx_lint` checks compiled modules.
 PTXAS_NEGATION = "ptxas drops a negation fused into a 3-input min/max (VIMNMX3)"
 
-#: The helper a module defines when it negates a value that has nothing to
-#: push the negation into: `~x + 1` in one inline-PTX block, which LLVM
-#: cannot canonicalize back to `0 - x` and ptxas compiles as LOP3 + IADD.
-NEG_HELPER = '''\
+#: The helpers a module defines (each only where it is called) when it
+#: negates a value that has nothing to push the negation into: `~x + 1` in
+#: one inline-PTX block, which LLVM cannot canonicalize back to `0 - x` and
+#: ptxas compiles as LOP3 + IADD.
+NEG_HELPERS = {
+    "neg_i32": '''\
 @dsl_user_op
 def neg_i32(x, *, loc=None, ip=None):
     """-x of an Int32, wrapping (two\'s complement), as `not` and `add 1` in
@@ -217,8 +219,8 @@ def neg_i32(x, *, loc=None, ip=None):
             asm_dialect=llvm.AsmDialect.AD_ATT,
         )
     )
-
-
+''',
+    "neg_i64": '''\
 @dsl_user_op
 def neg_i64(x, *, loc=None, ip=None):
     """-x of an Int64, wrapping, like neg_i32 (LLVM would otherwise narrow a
@@ -234,7 +236,8 @@ def neg_i64(x, *, loc=None, ip=None):
             asm_dialect=llvm.AsmDialect.AD_ATT,
         )
     )
-'''
+''',
+}
 
 
 @dataclass
@@ -373,6 +376,9 @@ class _FunctionPrinter:
         negated = self.negated_operand(op, lc, rc)
         if negated is not None:
             return self.negation(negated, wraps=self.ranges.may_wrap(op))
+        folded = self.sum_with_negation(op)
+        if folded is not None:
+            return folded
         a, b = self.expr(lhs), self.expr(rhs)
         if t == i1:
             return f"({a} {sym} {b})"
@@ -420,6 +426,31 @@ class _FunctionPrinter:
             return rhs if lc == -1 else lhs
         return None
 
+    def sum_with_negation(self, op: Operation) -> str | None:
+        """`y + (-x)` as `(y - x)` and `y - (-x)` as `(y + x)`, so that the
+        negation is not printed at all, where value ranges show that neither
+        the negation nor the sum may wrap (the values are then equal)."""
+        if not isinstance(op, (arith.AddiOp, arith.SubiOp)) or self.ranges.may_wrap(op):
+            return None
+
+        def negated(v: SSAValue) -> SSAValue | None:
+            o = v.owner
+            if not isinstance(o, (arith.SubiOp, arith.MuliOp)) or self.ranges.may_wrap(o):
+                return None
+            return self.negated_operand(
+                o, const_evaluate_operand(o.lhs), const_evaluate_operand(o.rhs)
+            )
+
+        lhs, rhs = op.operands
+        if isinstance(op, arith.SubiOp):
+            x = negated(rhs)
+            return None if x is None else f"({self.expr(lhs)} + {self.expr(x)})"
+        for y, n in ((lhs, rhs), (rhs, lhs)):
+            x = negated(n)
+            if x is not None:
+                return f"({self.expr(y)} - {self.expr(x)})"
+        return None
+
     def negation(self, x: SSAValue, *, wraps: bool) -> str:
         """
         `-x` for an i32 or i64 `x`, printed without a negation that ptxas
@@ -438,7 +469,7 @@ class _FunctionPrinter:
                 f"a negation with nothing to push it into needs the {helper} helper "
                 f"({PTXAS_NEGATION}), which a self-contained expression cannot define"
             )
-        self.ctx.uses_neg = True
+        self.ctx.uses_neg.add(helper)
         return f"{helper}({self.expr(x)})"
 
     def pushed_negation(self, x: SSAValue, depth: int = 0) -> str | None:
@@ -805,7 +836,8 @@ def print_cute_module(module: ModuleOp, output: IO[str]) -> None:
     head.line()
     head.line("import cutlass")
     head.line("import cutlass.cute as cute")
-    helpers = [h for used, h in ((ctx.uses_bmsk, BMSK_HELPER), (ctx.uses_neg, NEG_HELPER)) if used]
+    helpers = [BMSK_HELPER] if ctx.uses_bmsk else []
+    helpers += [src for name, src in NEG_HELPERS.items() if name in ctx.uses_neg]
     if helpers:
         head.line("from cutlass._mlir.dialects import llvm")
         head.line("from cutlass.cutlass_dsl import T, dsl_user_op")
