@@ -118,3 +118,32 @@ def test_dsl_ptx_of_the_old_and_new_forms():
     assert errors == {}
     assert set(hazards) == {"old"}
     assert any("max" in h.use for h in hazards["old"])
+
+
+def test_gpu_repro_uses_the_emitted_helper_and_lints_as_expected(tmp_path):
+    """tools/gpu/ptxas_repro.py (the GPU reproducer) carries a verbatim copy of
+    the neg_i32 helper; compiled for sm_90a, its plain `max(max(a, 0 - x), b)`
+    and min variants are the two hazards the lint reports, its helper variants none."""
+    import importlib.util
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from maskopt.lowering.cute import NEG_HELPERS
+
+    path = Path(__file__).resolve().parents[2] / "tools" / "gpu" / "ptxas_repro.py"
+    spec = importlib.util.spec_from_file_location("ptxas_repro", path)
+    repro = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(repro)
+    assert repro.NEG_I32 == NEG_HELPERS["neg_i32"]
+
+    pytest.importorskip("cutlass")
+    env = dict(os.environ, CUTE_DSL_ARCH="sm_90a", CUTE_DSL_KEEP="cubin,ptx",
+               CUTE_DSL_DUMP_DIR=str(tmp_path))
+    subprocess.run([sys.executable, str(path), "--compile-only", "--n", "256"],
+                   env=env, check=True, capture_output=True)
+    (ptx,) = tmp_path.glob("*.ptx")
+    hazards = negation_into_minmax(ptx.read_text())
+    assert sorted(h.use.split()[0] for h in hazards) == ["max.s32", "min.s32"]
+    assert len({h.negation for h in hazards}) == 1  # both from the one plain `0 - x`
