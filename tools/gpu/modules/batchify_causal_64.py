@@ -23,7 +23,7 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     v_8 = (remainder - v_5)
     v_9 = (v_8 + cutlass.Int32(1))
     v_10 = min(v_7, v_9)
-    v_11 = (cutlass.Int32(0) - v_1)
+    v_11 = (v - kv)
     v_12 = (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Int32(32) - v_10)) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(max(v_11, cutlass.Int32(0)))))
     v_13 = (v_8 + cutlass.Int32(65))
     v_14 = min(v_4, v_13)

@@ -15,7 +15,7 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     v_1 = (kv - v)
     v_2 = (v_1 + cutlass.Int32(-32))
     v_3 = max(v_2, cutlass.Int32(0))
-    v_4 = (cutlass.Int32(0) - v_1)
+    v_4 = (v - kv)
     v_5 = (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_3)) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(max(v_4, cutlass.Int32(0)))))
     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
     packed[0] = v_5

@@ -27,7 +27,7 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     v_12 = (v_11 + cutlass.Int32(1))
     v_13 = min(v_10, v_12)
     v_14 = max(v_7, v_13)
-    v_15 = (cutlass.Int32(0) - v_1)
+    v_15 = (v - kv)
     v_16 = (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Int32(32) - v_14)) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(max(v_15, cutlass.Int32(0)))))
     v_17 = (cutlass.Int32(264) - v_4)
     v_18 = (v_11 + cutlass.Int32(257))

@@ -13,18 +13,15 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     v = (kv - q)
     v_1 = (v + cutlass.Int32(31))
     v_2 = max(v_1, cutlass.Int32(0))
-    v_3 = cutlass.Int64(kv)
+    v_3 = cutlass.Int64(q)
+    v_4 = cutlass.Int64(kv)
     remainder = (q % cutlass.Int32(64))
-    v_4 = cutlass.Int64(remainder)
-    v_5 = (v_3 + v_4)
-    v_6 = cutlass.Int64(q)
-    v_7 = (v_5 - v_6)
-    v_8 = min(v_7, cutlass.Int64(0))
-    v_9 = cutlass.Int32(v_8)
-    v_10 = (cutlass.Int32(0) - v_9)
-    v_11 = (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_2)) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_10)))
+    v_5 = cutlass.Int64(remainder)
+    v_6 = (v_4 + v_5)
+    v_7 = cutlass.Int32(max((v_3 - v_6), cutlass.Int64(0)))
+    v_8 = (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_2)) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_7)))
     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
-    packed[0] = v_11
+    packed[0] = v_8
     return packed.load()
 
 

@@ -19,7 +19,7 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     v_5 = (cutlass.Int32(31) - v_4)
     v_6 = max(v_5, cutlass.Int32(0))
     v_7 = max(v_3, v_6)
-    v_8 = (cutlass.Int32(0) - v_1)
+    v_8 = (v - kv)
     v_9 = (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_7)) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(max(v_8, cutlass.Int32(0)))))
     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
     packed[0] = v_9

@@ -13,19 +13,15 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     v = (q - kv)
     v_1 = (cutlass.Int32(31) - v)
     v_2 = max(v_1, cutlass.Int32(0))
-    v_3 = cutlass.Int64(kv)
     index = aux_tensors[0][q]
     index_1 = aux_tensors[1][(index + cutlass.Int32(10) if index < cutlass.Int32(0) else index)]
-    v_4 = min(index_1, cutlass.Int64(1099511627776))
-    v_5 = max(v_4, cutlass.Int64(-1099511627776))
-    v_6 = (v_3 - v_5)
-    v_7 = max(v_6, cutlass.Int64(-32))
-    v_8 = min(v_7, cutlass.Int64(0))
-    v_9 = cutlass.Int32(v_8)
-    v_10 = (cutlass.Int32(0) - v_9)
-    v_11 = (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_2)) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_10)))
+    v_3 = min(index_1, cutlass.Int64(1099511627776))
+    v_4 = max(v_3, cutlass.Int64(-1099511627776))
+    v_5 = cutlass.Int64(kv)
+    v_6 = cutlass.Int32(max(min((v_4 - v_5), cutlass.Int64(32)), cutlass.Int64(0)))
+    v_7 = (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_2)) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_6)))
     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
-    packed[0] = v_11
+    packed[0] = v_7
     return packed.load()
 
 

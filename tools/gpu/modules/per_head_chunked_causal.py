@@ -28,12 +28,10 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     v_10 = (cutlass.Int32(31) - v_9)
     v_11 = max(v_10, cutlass.Int32(0))
     v_12 = max(v_8, v_11)
-    v_13 = max(v_4, cutlass.Int64(-32))
-    v_14 = cutlass.Int32(v_13)
-    v_15 = (cutlass.Int32(0) - v_14)
-    v_16 = (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_12)) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(max(v_15, cutlass.Int32(0)))))
+    v_13 = cutlass.Int32(min((v_3 - v), cutlass.Int64(32)))
+    v_14 = (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_12)) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(max(v_13, cutlass.Int32(0)))))
     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
-    packed[0] = v_16
+    packed[0] = v_14
     return packed.load()
 
 
