@@ -784,10 +784,11 @@ class _Rewriter:
         affine = [
             op for op in cmps if self.forms.of(op.lhs) is not None and self.forms.of(op.rhs) is not None
         ]
-        for op in [op for op in cmps if op not in affine] + affine:
+        affine_set = set(affine)  # ops hash by identity: no quadratic list scans
+        for op in [op for op in cmps if op not in affine_set] + affine:
             new = None
             pred = CMPI_TO_LANE.get(op.predicate.value.data)
-            if op in affine and pred is not None and not self.impure:
+            if op in affine_set and pred is not None and not self.impure:
                 new = self.aligned_compare(op, pred)
             if new is None:
                 new = self.rewrite(op)
