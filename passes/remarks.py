@@ -224,16 +224,61 @@ def _first_location(func: Operation) -> tuple[str, int, int] | None:
 # Sub-expressions in the user's terms -----------------------------------------
 
 
+@dataclass(frozen=True)
+class _Source:
+    """A parsed source file, indexed once: its expression nodes by start
+    position, and its lines split as `ast.get_source_segment` splits them."""
+
+    text: str
+    #: (lineno, col_offset) -> the expression nodes that start there
+    starts: dict[tuple[int, int], list[ast.expr]]
+    lines: list[str]
+
+    def segment(self, node: ast.expr) -> str | None:
+        """`ast.get_source_segment(self.text, node)`, without re-splitting the file."""
+        if node.end_lineno is None or node.end_col_offset is None:
+            return None
+        lineno, end_lineno = node.lineno - 1, node.end_lineno - 1
+        col, end_col = node.col_offset, node.end_col_offset
+        if lineno == end_lineno:
+            return self.lines[lineno].encode()[col:end_col].decode()
+        first = self.lines[lineno].encode()[col:].decode()
+        last = self.lines[end_lineno].encode()[:end_col].decode()
+        return "".join([first, *self.lines[lineno + 1 : end_lineno], last])
+
+
+def _split_lines(text: str) -> list[str]:
+    """Lines with their ends, split at \r\n, \n and \r only (not at form
+    feeds and the other `str.splitlines` separators), as `ast` does."""
+    lines, start, i, n = [], 0, 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == "\r" or c == "\n":
+            if c == "\r" and i + 1 < n and text[i + 1] == "\n":
+                i += 1
+            lines.append(text[start : i + 1])
+            start = i + 1
+        i += 1
+    if start < n:
+        lines.append(text[start:])
+    return lines
+
+
 @lru_cache(maxsize=32)
-def _parsed(filename: str, mtime: float) -> tuple[ast.Module, str] | None:
+def _parsed(filename: str, mtime: float) -> _Source | None:
     lines = linecache.getlines(filename)
     if not lines:
         return None
     text = "".join(lines)
     try:
-        return ast.parse(text), text
+        tree = ast.parse(text)
     except (SyntaxError, ValueError):
         return None
+    starts: dict[tuple[int, int], list[ast.expr]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.expr):
+            starts.setdefault((node.lineno, node.col_offset), []).append(node)
+    return _Source(text, starts, _split_lines(text))
 
 
 def _kinds(op: Operation) -> tuple[type, ...]:
@@ -270,16 +315,11 @@ def source_span(op: Operation) -> tuple[str, int, int, int | None, str] | None:
     parsed = _parsed(filename, mtime)
     if parsed is None:
         return None
-    tree, text = parsed
     source_line = linecache.getline(filename, line)
     byte_col = len(source_line[: col - 1].encode())
     kinds = _kinds(op)
     candidates = sorted(
-        (
-            node
-            for node in ast.walk(tree)
-            if isinstance(node, kinds) and node.lineno == line and node.col_offset == byte_col
-        ),
+        (node for node in parsed.starts.get((line, byte_col), ()) if isinstance(node, kinds)),
         key=_size,
     )
     if not candidates:
@@ -294,7 +334,7 @@ def source_span(op: Operation) -> tuple[str, int, int, int | None, str] | None:
             break
         depth += 1
     best = candidates[min(depth, len(candidates) - 1)]
-    segment = ast.get_source_segment(text, best)
+    segment = parsed.segment(best)
     if segment is None:
         return None
     segment = " ".join(segment.split())
