@@ -188,8 +188,9 @@ class ValueRanges:
         return op in self.wrapping
 
     def of(self, value: SSAValue) -> Range:
-        if value in self.ranges:
-            return self.ranges[value]
+        r = self.ranges.get(value)
+        if r is not None:
+            return r
         if not isinstance(value.type, IntegerType):
             raise ValueError(f"no range for a value of type {value.type}")
         if not self._priming:  # operands first, iteratively (see `postorder`)
@@ -224,52 +225,96 @@ class ValueRanges:
         c = const_evaluate_operand(value)
         if c is not None:
             return Range.exact(c)
-        match op:
-            case arith.AddiOp():
-                return self.of(op.lhs) + self.of(op.rhs)
-            case arith.SubiOp():
-                return self.of(op.lhs) - self.of(op.rhs)
-            case arith.MuliOp():
-                return self.of(op.lhs) * self.of(op.rhs)
-            case arith.FloorDivSIOp():
-                return _floordiv_range(self.of(op.lhs), self.of(op.rhs))
-            case arith.DivSIOp():
-                r = _floordiv_range(self.of(op.lhs), self.of(op.rhs))
-                return None if r is None else Range(r.lo, r.hi + 1)
-            case mask.FloorModOp():
-                return _floormod_range(self.of(op.lhs), self.of(op.rhs))
-            case arith.RemSIOp():
-                return _remsi_range(self.of(op.lhs), self.of(op.rhs))
-            case arith.ShRSIOp() if (k := const_evaluate_operand(op.rhs)) is not None:
-                return _floordiv_range(self.of(op.lhs), Range.exact(2**k))
-            case arith.ShLIOp() if (k := const_evaluate_operand(op.rhs)) is not None:
-                return self.of(op.lhs).scale(2**k)
-            case arith.AndIOp() if self.of(op.rhs).lo >= 0 or self.of(op.lhs).lo >= 0:
-                x, y = self.of(op.lhs), self.of(op.rhs)
-                return Range(0, min(r.hi for r in (x, y) if r.lo >= 0))
-            case arith.MinSIOp():
-                x, y = self.of(op.lhs), self.of(op.rhs)
-                return Range(min(x.lo, y.lo), min(x.hi, y.hi))
-            case arith.MaxSIOp():
-                x, y = self.of(op.lhs), self.of(op.rhs)
-                return Range(max(x.lo, y.lo), max(x.hi, y.hi))
-            case arith.SelectOp():
-                return self.of(op.lhs).union(self.of(op.rhs))
-            case arith.ExtSIOp():
-                if op.input.type == i1:
-                    return Range(-1, 0)
-                return self.of(op.input)
-            case arith.ExtUIOp():
-                r = self.of(op.input)
-                if op.input.type == i1:
-                    return Range(0, 1)
-                return r if r.lo >= 0 else Range(0, 2 ** op.input.type.width.data - 1)
-            case arith.TruncIOp():
-                return self.of(op.input)
-            case mask.LaneOp():
-                return Range(0, LANES - 1)
-            case _:
-                return None
+        rule = _EXACT.get(type(op))
+        if rule is None:
+            rule = _exact_rule(type(op))
+        return None if rule is None else rule(self, op)
+
+
+def _binary(combine):
+    def rule(self: ValueRanges, op: Operation) -> Range | None:
+        operands = op.operands
+        return combine(self.of(operands[0]), self.of(operands[1]))
+
+    return rule
+
+
+def _shrsi(self: ValueRanges, op: Operation) -> Range | None:
+    k = const_evaluate_operand(op.operands[1])
+    if k is None:
+        return None
+    return _floordiv_range(self.of(op.operands[0]), Range.exact(2**k))
+
+
+def _shli(self: ValueRanges, op: Operation) -> Range | None:
+    k = const_evaluate_operand(op.operands[1])
+    if k is None:
+        return None
+    return self.of(op.operands[0]).scale(2**k)
+
+
+def _andi(self: ValueRanges, op: Operation) -> Range | None:
+    lhs, rhs = op.operands
+    if self.of(rhs).lo >= 0 or self.of(lhs).lo >= 0:
+        x, y = self.of(lhs), self.of(rhs)
+        return Range(0, min(r.hi for r in (x, y) if r.lo >= 0))
+    return None
+
+
+def _divsi(x: Range, y: Range) -> Range | None:
+    r = _floordiv_range(x, y)
+    return None if r is None else Range(r.lo, r.hi + 1)
+
+
+def _extsi(self: ValueRanges, op: Operation) -> Range | None:
+    assert isinstance(op, arith.ExtSIOp)
+    if op.input.type == i1:
+        return Range(-1, 0)
+    return self.of(op.input)
+
+
+def _extui(self: ValueRanges, op: Operation) -> Range | None:
+    assert isinstance(op, arith.ExtUIOp)
+    r = self.of(op.input)
+    if op.input.type == i1:
+        return Range(0, 1)
+    return r if r.lo >= 0 else Range(0, 2 ** op.input.type.width.data - 1)
+
+
+def _select(self: ValueRanges, op: Operation) -> Range | None:
+    assert isinstance(op, arith.SelectOp)
+    return self.of(op.lhs).union(self.of(op.rhs))
+
+
+#: The range rule of each op class (`ValueRanges._exact`): the exact result's
+#: range from the operands' ranges. Classes are looked up by exact type, then
+#: through their bases (`_exact_rule`), as isinstance would.
+_EXACT_RULES = {
+    arith.AddiOp: _binary(lambda x, y: x + y),
+    arith.SubiOp: _binary(lambda x, y: x - y),
+    arith.MuliOp: _binary(lambda x, y: x * y),
+    arith.FloorDivSIOp: _binary(_floordiv_range),
+    arith.DivSIOp: _binary(_divsi),
+    mask.FloorModOp: _binary(_floormod_range),
+    arith.RemSIOp: _binary(_remsi_range),
+    arith.ShRSIOp: _shrsi,
+    arith.ShLIOp: _shli,
+    arith.AndIOp: _andi,
+    arith.MinSIOp: _binary(lambda x, y: Range(min(x.lo, y.lo), min(x.hi, y.hi))),
+    arith.MaxSIOp: _binary(lambda x, y: Range(max(x.lo, y.lo), max(x.hi, y.hi))),
+    arith.SelectOp: _select,
+    arith.ExtSIOp: _extsi,
+    arith.ExtUIOp: _extui,
+    arith.TruncIOp: lambda self, op: self.of(op.operands[0]),
+    mask.LaneOp: lambda self, op: Range(0, LANES - 1),
+}
+_EXACT: dict[type, object] = dict(_EXACT_RULES)
+
+
+def _exact_rule(cls: type):
+    rule = next((r for base, r in _EXACT_RULES.items() if issubclass(cls, base)), None)
+    _EXACT[cls] = rule
+    return rule
 
 
 def lane_dependent_values(func: mask.FuncOp) -> set[SSAValue]:
