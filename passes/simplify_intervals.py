@@ -38,12 +38,9 @@ from maskopt.passes.rewriting import PatternApplier, cse, dce
 class _Bounds:
     """Provable order of lane bounds inside one function."""
 
-    def __init__(self, op: Operation):
+    def __init__(self, func: mask.FuncOp | None):
         from maskopt.passes.analysis import ValueRanges
 
-        func = op.parent_op()
-        while func is not None and not isinstance(func, mask.FuncOp):
-            func = func.parent_op()
         self.ranges = ValueRanges(func) if func is not None else None
 
     def offset(self, v: SSAValue) -> tuple[SSAValue | None, int]:
@@ -72,16 +69,48 @@ class _Bounds:
         return ba is bb and ka <= kb
 
 
-class RangeProvablyEmpty(RewritePattern):
+class _BoundsCache:
+    """
+    The `_Bounds` (value ranges) of each function, shared by the pattern
+    applications of one walk while the IR does not change: `clear()` after
+    every rewrite, so each query sees ranges computed on the current IR,
+    exactly as a fresh analysis per query would.
+    """
+
+    def __init__(self) -> None:
+        self._by_func: dict[Operation | None, _Bounds] = {}
+
+    def of(self, op: Operation) -> _Bounds:
+        func = op.parent_op()
+        while func is not None and not isinstance(func, mask.FuncOp):
+            func = func.parent_op()
+        bounds = self._by_func.get(func)
+        if bounds is None:
+            bounds = self._by_func[func] = _Bounds(func)
+        return bounds
+
+    def clear(self) -> None:
+        self._by_func.clear()
+
+
+class _BoundsPattern(RewritePattern):
+    def __init__(self, cache: _BoundsCache | None = None):
+        self.cache = cache
+
+    def bounds(self, op: Operation) -> _Bounds:
+        return (self.cache or _BoundsCache()).of(op)
+
+
+class RangeProvablyEmpty(_BoundsPattern):
     """`interval.range %lo, %hi` with hi <= lo provably is empty."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: interval.RangeOp, rewriter: PatternRewriter, /):
-        if _Bounds(op).le(op.hi, op.lo):
+        if self.bounds(op).le(op.hi, op.lo):
             rewriter.replace(op, interval.EmptyOp())
 
 
-class UnionOfOrderedRanges(RewritePattern):
+class UnionOfOrderedRanges(_BoundsPattern):
     """In a union, drop ranges contained in another and merge touching ranges."""
 
     @op_type_rewrite_pattern
@@ -90,7 +119,7 @@ class UnionOfOrderedRanges(RewritePattern):
         ranges = [s for s in sets if isinstance(s.owner, interval.RangeOp)]
         if len(ranges) < 2:
             return
-        bounds = _Bounds(op)
+        bounds = self.bounds(op)
         for x in ranges:
             for y in ranges:
                 if x is y:
@@ -123,8 +152,24 @@ class SimplifyIntervalsPass(ModulePass):
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
         cse(op)
+        cache = _BoundsCache()
         PatternRewriteWalker(
-            PatternApplier([RangeProvablyEmpty(), UnionOfOrderedRanges(), *ALL_PATTERNS]),
+            _ClearingApplier(
+                [RangeProvablyEmpty(cache), UnionOfOrderedRanges(cache), *ALL_PATTERNS], cache
+            ),
             post_walk_func=dce,
         ).rewrite_module(op)
         cse(op)
+
+
+class _ClearingApplier(PatternApplier):
+    """`PatternApplier` that drops the cached value ranges after every rewrite."""
+
+    def __init__(self, patterns, cache: _BoundsCache):
+        super().__init__(patterns)
+        self.cache = cache
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        super().match_and_rewrite(op, rewriter)
+        if rewriter.has_done_action:
+            self.cache.clear()
