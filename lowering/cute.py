@@ -250,6 +250,10 @@ class _FunctionPrinter:
     ranges: ValueRanges = field(init=False)
     lane_expr: str | None = None
 
+    #: inline mode: the text of each value printed so far (an inline
+    #: expression depends only on the value, not on what was printed before)
+    _inline_texts: dict[SSAValue, str] = field(init=False, default_factory=dict)
+
     def __post_init__(self):
         self.ranges = ValueRanges(self.func)
 
@@ -258,6 +262,14 @@ class _FunctionPrinter:
     def expr(self, v: SSAValue) -> str:
         if v in self.ctx.names:
             return self.ctx.names[v]
+        if self.inline and self.lane_expr is None:
+            text = self._inline_texts.get(v)
+            if text is None:
+                text = self._inline_texts[v] = self._expr(v)
+            return text
+        return self._expr(v)
+
+    def _expr(self, v: SSAValue) -> str:
         if isinstance(v, BlockArgument):
             return self.arg_expr(v)
         c = const_evaluate_operand(v)
