@@ -164,6 +164,79 @@ def _prune(items, dominated) -> list:
     return kept
 
 
+def _prune_bounds(bounds, key, upper: bool) -> list:
+    """
+    `_prune(bounds, le)` for lower bounds (`upper=False`: drop x when x <= a
+    kept y) or `_prune(bounds, lambda x, y: le(y, x))` for upper bounds, with
+    `le` the order of `_Folder.le` on the bounds' keys: the same bounds, in
+    the same order, in time linear in their number.
+
+    x <= y when x is y, or both have keys and x is a constant <= 0, or y is a
+    constant >= LANES, or their keys share (base, sign) and x's offset is at
+    most y's. An upper bound's offset k is mapped to LANES - k, which turns
+    the upper-bound relation into the lower-bound one. Kept bounds never
+    dominate one another, so at most one kept bound per (base, sign).
+    """
+    kept: dict[int, SSAValue] = {}  # id -> bound, in `_prune`'s order
+    info: dict[int, tuple[tuple, int, bool]] = {}  # id -> (group, offset, constant)
+    by_group: dict[tuple, int] = {}
+    big: set[int] = set()  # kept constants >= LANES (they dominate every keyed bound)
+    nonpos: set[int] = set()  # kept constants <= 0 (dominated by every keyed bound)
+    for x in bounds:
+        if id(x) in kept:
+            continue  # x is a kept bound
+        kx = key(x)
+        if kx is None:
+            kept[id(x)] = x  # neither dominated nor dominating (but by itself)
+            continue
+        group, k, const = kx[:2], (LANES - kx[2] if upper else kx[2]), kx[0] is None
+        g = by_group.get(group)
+        if (const and k <= 0 and info) or big or (g is not None and info[g][1] >= k):
+            continue
+        # drop the kept bounds x dominates
+        if const and k >= LANES:
+            drop = list(info)
+        else:
+            drop = list(nonpos)
+            if g is not None:
+                drop.append(g)
+        for i in drop:
+            if i in kept:
+                del kept[i]
+                grp = info.pop(i)[0]
+                if by_group.get(grp) == i:
+                    del by_group[grp]
+                big.discard(i)
+                nonpos.discard(i)
+        kept[id(x)] = x
+        info[id(x)] = (group, k, const)
+        by_group[group] = id(x)
+        if const and k >= LANES:
+            big.add(id(x))
+        if const and k <= 0:
+            nonpos.add(id(x))
+    return list(kept.values())
+
+
+def _some_le(xs, ys, key) -> bool:
+    """`any(le(x, y) for y in ys for x in xs)` (see `_prune_bounds`), in linear time."""
+    if {id(x) for x in xs} & {id(y) for y in ys}:
+        return True
+    kxs = [k for k in map(key, xs) if k is not None]
+    kys = [k for k in map(key, ys) if k is not None]
+    if not kxs or not kys:
+        return False
+    if any(k[0] is None and k[2] <= 0 for k in kxs):
+        return True
+    if any(k[0] is None and k[2] >= LANES for k in kys):
+        return True
+    least: dict[tuple, int] = {}
+    for k in kxs:
+        g = k[:2]
+        least[g] = min(least.get(g, k[2]), k[2])
+    return any(k[:2] in least and least[k[:2]] <= k[2] for k in kys)
+
+
 @dataclass(frozen=True)
 class Described:
     """A value in messages: `str()` describes it in the user's terms, on
@@ -510,11 +583,12 @@ class _Folder:
             return None
         los = [x for x in run.los if not self.le(x, 0)]
         his = [x for x in run.his if not self.le(LANES, x)]
-        los = _prune(los, self.le)  # max(los): drop a lower bound <= another
-        his = _prune(his, lambda x, y: self.le(y, x))  # min(his)
+        # max(los): drop a lower bound <= another; min(his): an upper bound >= another
+        los = _prune_bounds(los, self.key, False)
+        his = _prune_bounds(his, self.key, True)
         if any(self.le(LANES, x) for x in los) or any(self.le(x, 0) for x in his):
             return None
-        if any(self.le(h, lo) for lo in los for h in his):
+        if _some_le(his, los, self.key):  # some hi <= some lo
             return None
         pers: dict[tuple[SSAValue, int], int] = {}
         for phase, p, m in run.pers:

@@ -162,3 +162,50 @@ def test_compile_pauses_gc_and_restores_its_state():
         assert maskopt.compile_mask(causal).packed and not gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_linear_bound_pruning_matches_the_pairwise_definition():
+    """fold-intervals prunes a run's bounds in linear time (`_prune_bounds`,
+    `_some_le`): the same bounds in the same order as the pairwise `_prune`
+    with `le`, on random keys (unknown, constants around 0 and LANES, shared
+    and distinct (base, sign) groups, repeated bounds)."""
+    import random
+
+    from maskopt.passes.fold_intervals import LANES, _prune, _prune_bounds, _some_le
+
+    class Bound:
+        pass
+
+    rng = random.Random(8)
+    for _ in range(5000):
+        bounds = [Bound() for _ in range(rng.randint(0, 9))]
+        keys = {}
+        for b in bounds:
+            r = rng.random()
+            if r < 0.2:
+                keys[id(b)] = None
+            elif r < 0.5:
+                keys[id(b)] = (None, rng.choice([0, 0, 1]), rng.choice([-3, 0, 1, 5, 31, 32, 40]))
+            else:
+                keys[id(b)] = (rng.choice("ab"), rng.choice([1, -1]), rng.randint(-3, 35))
+
+        def key(b):
+            return keys[id(b)]
+
+        def le(x, y):  # _Folder.le on keys
+            kx, ky = key(x), key(y)
+            if x is y:
+                return True
+            if kx is None or ky is None:
+                return False
+            if kx[0] is None and kx[2] <= 0 or ky[0] is None and ky[2] >= LANES:
+                return True
+            return kx[:2] == ky[:2] and kx[2] <= ky[2]
+
+        items = bounds + ([rng.choice(bounds)] if bounds and rng.random() < 0.2 else [])
+        rng.shuffle(items)
+        assert _prune_bounds(items, key, False) == _prune(items, le)
+        assert _prune_bounds(items, key, True) == _prune(items, lambda x, y: le(y, x))
+        xs = rng.sample(items, rng.randint(0, len(items)))
+        ys = rng.sample(items, rng.randint(0, len(items)))
+        assert _some_le(xs, ys, key) == any(le(x, y) for y in ys for x in xs)
