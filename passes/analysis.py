@@ -19,6 +19,7 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import IntegerType, TensorType, i1
@@ -37,9 +38,10 @@ WIDENABLE_OPS = (arith.AddiOp, arith.SubiOp, arith.MuliOp, arith.FloorDivSIOp, a
 WRAPPING_ARITH_OPS = (arith.AddiOp, arith.SubiOp, arith.MuliOp)
 
 
-@dataclass(frozen=True)
-class Range:
-    """A closed integer interval [lo, hi]."""
+class Range(NamedTuple):
+    """A closed integer interval [lo, hi] (a named tuple: the analyses make
+    millions of them, and a tuple is several times cheaper to build than a
+    frozen dataclass)."""
 
     lo: int
     hi: int
@@ -67,13 +69,18 @@ class Range:
     @staticmethod
     def of_type(t: IntegerType) -> Range:
         w = t.width.data
-        if w == 1:
-            return Range(0, 1)
-        return Range(-(2 ** (w - 1)), 2 ** (w - 1) - 1)
+        r = _TYPE_RANGES.get(w)
+        if r is None:
+            r = _TYPE_RANGES[w] = Range(0, 1) if w == 1 else Range(-(2 ** (w - 1)), 2 ** (w - 1) - 1)
+        return r
 
     @staticmethod
     def exact(c: int) -> Range:
         return Range(c, c)
+
+
+#: Range.of_type by width
+_TYPE_RANGES: dict[int, Range] = {}
 
 
 def type_range(t) -> Range:
