@@ -242,8 +242,15 @@ class _Importer:
 
     def run(self) -> SSAValue:
         output = None
+        # Nodes made by one source expression share their stack trace: parse
+        # each distinct trace once (the location depends only on the trace).
+        locations: dict[str, LocationAttr] = {}
         for node in self.gm.graph.nodes:
-            self.location = user_location(node)
+            trace = node.meta.get("stack_trace") or ""
+            location = locations.get(trace)
+            if location is None:
+                location = locations[trace] = user_location(node)
+            self.location = location
             if node.op == "placeholder":
                 continue
             if node.op == "output":
