@@ -162,14 +162,14 @@ _RESERVED = {
     "packed", "word", "bmsk_u32", "neg_i32", "neg_i64", "llvm", "T", "dsl_user_op",
 }
 
-#: Whether range words may use the `bmsk_u32` helper (PTX bmsk.clamp).
-#: Off for now, the conservative choice: on an H200 (sm_90a) the module of
-#: corpus case `batchify_sliding_window_16_128` gave wrong words both with it
-#: (269,266 of 1,312,352) and with the two FA4 shifts (57,448), while the CPU
-#: emulator and eager torch agree; each intermediate value compiled alone was
-#: right. Until that is understood, ranges use the shift form, the one with
-#: the longer GPU record (test/gpu-results.md).
-USE_BMSK = False
+#: Whether range words may use the `bmsk_u32` helper (PTX bmsk.clamp), which
+#: needs no all-ones register and no AND of two shifts. It was switched off
+#: for a while after an H200 run gave wrong words for corpus case
+#: `batchify_sliding_window_16_128` with and without it; the cause turned out
+#: to be the ptxas negation miscompile (`PTXAS_NEGATION`), not bmsk, which the
+#: module now never triggers. The CPU emulator models bmsk.clamp and the
+#: emulator/fuzz tests compare its words with eager torch.
+USE_BMSK = True
 
 #: The helper a module defines when a keep word uses a bit-field mask.
 BMSK_HELPER = '''\
@@ -330,6 +330,9 @@ class _FunctionPrinter:
             case arith.TruncIOp():
                 if op.result.type == i1:
                     return f"(({e(op.input)} & {ctype(op.input.type)}(1)) != {ctype(op.input.type)}(0))"
+                narrowed = self.narrow_clamped_difference(op)
+                if narrowed is not None:
+                    return narrowed
                 return f"{ctype(op.result.type)}({e(op.input)})"
             case mask.LaneOp():
                 if self.lane_expr is None:
@@ -528,6 +531,115 @@ class _FunctionPrinter:
                     return f"{ctype(t)}({inner})"
         return None
 
+    def narrow_i32(self, v: SSAValue, depth: int = 0) -> str | None:
+        """An Int32 expression equal to the i64 value `v`, where `v` is an i32
+        value sign-extended, or a non-wrapping sum or difference of such whose
+        value range fits i32 (so the Int32 operation cannot overflow)."""
+        r = self.ranges.of(v)
+        if depth > 4 or r.lo < -INT32_MAX - 1 or r.hi > INT32_MAX:
+            return None
+        c = const_evaluate_operand(v)
+        if c is not None:
+            return f"cutlass.Int32({c})"
+        o = v.owner
+        if isinstance(o, arith.ExtSIOp) and o.input.type == i32:
+            return self.expr(o.input)
+        if isinstance(o, (arith.AddiOp, arith.SubiOp)) and not self.ranges.may_wrap(o):
+            a, b = self.narrow_i32(o.lhs, depth + 1), self.narrow_i32(o.rhs, depth + 1)
+            if a is not None and b is not None:
+                return f"({a} {_BINARY[type(o)]} {b})"
+        return None
+
+    def narrow_clamped_difference(self, op: arith.TruncIOp) -> str | None:
+        """
+        `trunc(clamp(a - b, k1, k2))` of an i64 difference whose operands fit
+        i32 (fold-intervals widens `a - b` to i64 where it may leave i32, e.g.
+        `q - kv - win[b]`) as the i32 `a - clamp(b, a - k2, a - k1)`: equal on
+        the whole domain (b >= a - k1 gives k1, b <= a - k2 gives k2, else
+        a - b), and no Int32 operation can overflow: value ranges keep
+        `a - k2` and `a - k1` in i32 and the result is in [k1, k2].
+        """
+        if op.input.type != IntegerType(64) or op.result.type != i32:
+            return None
+
+        def clamp_of(v: SSAValue, kind, other) -> tuple[SSAValue, int] | None:
+            o = v.owner
+            if not isinstance(o, kind):
+                return None
+            for x, c in ((o.lhs, o.rhs), (o.rhs, o.lhs)):
+                k = const_evaluate_operand(c)
+                if k is not None and const_evaluate_operand(x) is None:
+                    return x, k
+            return None
+
+        t = op.input
+        outer = clamp_of(t, arith.MinSIOp, None)
+        if outer is not None:
+            inner = clamp_of(outer[0], arith.MaxSIOp, None)
+            if inner is None:
+                return None
+            s, k1, k2 = inner[0], inner[1], outer[1]
+        else:
+            outer = clamp_of(t, arith.MaxSIOp, None)
+            inner = None if outer is None else clamp_of(outer[0], arith.MinSIOp, None)
+            if inner is None:
+                return None
+            s, k1, k2 = inner[0], outer[1], inner[1]
+        d = s.owner
+        if not (k1 <= k2 and isinstance(d, arith.SubiOp)) or self.ranges.may_wrap(d):
+            return None
+        if abs(k1) > INT32_MAX or abs(k2) > INT32_MAX:
+            return None
+        a, b = self.narrow_i32(d.lhs), self.narrow_i32(d.rhs)
+        if b is not None and a is None:
+            return self.clamped_wide_difference(d.lhs, b, d.rhs, k1, k2)
+        ar = self.ranges.of(d.lhs)
+        if ar.lo - k2 < -INT32_MAX - 1 or ar.hi - k1 > INT32_MAX:
+            return None
+        if a is None or b is None:
+            return None
+        if not a.isidentifier():
+            name = self.ctx.fresh("a")
+            self.ctx.line(f"{name} = {a}")
+            a = name
+        lo = a if k2 == 0 else f"({a} - cutlass.Int32({k2}))"
+        hi = a if k1 == 0 else f"({a} - cutlass.Int32({k1}))"
+        return f"({a} - min(max({b}, {lo}), {hi}))"
+
+    def clamped_wide_difference(
+        self, a: SSAValue, b: str, bv: SSAValue, k1: int, k2: int
+    ) -> str:
+        """
+        `trunc(clamp(a - b, k1, k2))` where only `b` fits i32 (`a` is, say, an
+        i64 aux value) as `Int32(clamp(a, b + k1, b + k2) - b)` in Int64: the
+        same value, and nothing can overflow (b + k and the result are small).
+        A clamp of `a` to constants [c1, c2] that contain [b + k1, b + k2]
+        (fold-intervals' guard against a - b overflowing) changes nothing
+        there, so it is looked through.
+        """
+        br = self.ranges.of(bv)
+        lo_need, hi_need = br.lo + k1, br.hi + k2
+        for _ in range(2):
+            o = a.owner
+            if not isinstance(o, (arith.MinSIOp, arith.MaxSIOp)):
+                break
+            inner = None
+            for x, c in ((o.lhs, o.rhs), (o.rhs, o.lhs)):
+                k = const_evaluate_operand(c)
+                if k is not None and const_evaluate_operand(x) is None:
+                    if isinstance(o, arith.MinSIOp) and k >= hi_need:
+                        inner = x
+                    if isinstance(o, arith.MaxSIOp) and k <= lo_need:
+                        inner = x
+            if inner is None:
+                break
+            a = inner
+        b64 = self.ctx.fresh("wide")
+        self.ctx.line(f"{b64} = cutlass.Int64({b})")
+        lo = b64 if k1 == 0 else f"({b64} + cutlass.Int64({k1}))"
+        hi = b64 if k2 == 0 else f"({b64} + cutlass.Int64({k2}))"
+        return f"cutlass.Int32(min(max({self.expr(a)}, {lo}), {hi}) - {b64})"
+
     def load(self, op: mask.LoadOp) -> str:
         assert isinstance(op.tensor.type, TensorType)
         shape = op.tensor.type.get_shape()
@@ -620,6 +732,10 @@ class _FunctionPrinter:
             return ONES
         if not has_hi:
             return f"utils.shl_u32({ONES}, cutlass.Uint32({self.nonneg(op.lo)}))"
+        if USE_BMSK and not self.inline:
+            word = self.affine_bmsk_word(op, has_lo)
+            if word is not None:
+                return word
         amount = self.shift_amount(op.hi)
         if amount is not None:
             # hi = 32 - A with A >= 0: shift by A, no clamp (PTX clamps A >= 32).
@@ -642,6 +758,133 @@ class _FunctionPrinter:
         if hi_r.lo < lo_hi:
             hi = f"max({hi}, {lo})"
         return f"bmsk_u32(cutlass.Uint32({lo}), cutlass.Uint32({hi} - {lo}))"
+
+    def affine_bound(
+        self, hi: SSAValue, depth: int = 0
+    ) -> tuple[list[tuple[SSAValue | None, int]], SSAValue, SSAValue | None] | None:
+        """
+        `(tops, y, d)` where the upper bound `hi` keeps the same lanes as
+        `max(x + k for (x, k) in tops) - y` (`hi` equals it, or its min with
+        32), with every `x >= 0` (None: 0), `k >= 0`, `y >= 0`; `d` is the
+        non-wrapping i32 value `x - y` when `hi` is one such difference.
+        Recognized: `x - y`, `c - y`, `32 - max(c - (x - y), 0)` and
+        `32 - max((y - x) + c, 0)` (fold-intervals' causal upper bounds), and
+        `max` of recognized bounds with the same `y`; every op non-wrapping,
+        so the identities hold on all of the domain.
+        """
+        ranges = self.ranges
+
+        def nonneg_var(v: SSAValue) -> bool:
+            return const_evaluate_operand(v) is None and ranges.of(v).lo >= 0
+
+        def diff(v: SSAValue) -> tuple[SSAValue, SSAValue] | None:
+            o = v.owner
+            if (
+                isinstance(o, arith.SubiOp)
+                and v.type == i32
+                and not ranges.may_wrap(o)
+                and nonneg_var(o.lhs)
+                and nonneg_var(o.rhs)
+            ):
+                return o.lhs, o.rhs
+            return None
+
+        if depth > 4 or hi.type != i32:
+            return None
+        d = diff(hi)
+        if d is not None:
+            return [(d[0], 0)], d[1], hi
+        o = hi.owner
+        if isinstance(o, arith.MaxSIOp) and not ranges.may_wrap(o):
+            pa, pb = self.affine_bound(o.lhs, depth + 1), self.affine_bound(o.rhs, depth + 1)
+            if pa is not None and pb is not None and pa[1] == pb[1]:
+                return pa[0] + pb[0], pa[1], None
+            return None
+        if not isinstance(o, arith.SubiOp) or ranges.may_wrap(o):
+            return None
+        c = const_evaluate_operand(o.lhs)
+        if c is not None and c >= 0 and nonneg_var(o.rhs) and c != LANES:
+            return [(None, c)], o.rhs, None  # c - y
+        if c != LANES:
+            return None
+        m = o.rhs.owner
+        if not isinstance(m, arith.MaxSIOp):
+            return None
+        if const_evaluate_operand(m.rhs) == 0:
+            b = m.lhs
+        elif const_evaluate_operand(m.lhs) == 0:
+            b = m.rhs
+        else:
+            return None
+        bo = b.owner
+        if not isinstance(bo, (arith.SubiOp, arith.AddiOp)) or ranges.may_wrap(bo):
+            return None
+        if isinstance(bo, arith.SubiOp):
+            c = const_evaluate_operand(bo.lhs)
+            d = None if c is None else diff(bo.rhs)
+            if d is not None and LANES - c >= 0:
+                return [(d[0], LANES - c)], d[1], bo.rhs  # 32 - max(c - (x - y), 0)
+            return None
+        for n, cv in ((bo.lhs, bo.rhs), (bo.rhs, bo.lhs)):
+            c = const_evaluate_operand(cv)
+            d = None if c is None else diff(n)
+            if d is not None and LANES - c >= 0:
+                return [(d[1], LANES - c)], d[0], None  # 32 - max((y - x) + c, 0)
+        return None
+
+    def affine_bmsk_word(self, op: interval.RangeOp, has_lo: bool) -> str | None:
+        """
+        The word of [lo, hi) as one `bmsk_u32` when `hi` keeps the lanes of
+        `t - y` with `t = max(x + k, ...)` (see `affine_bound`): bits
+        [L, t - y) with L = max(lo, 0) are `bmsk_u32(L, max(t, y + L) - (y + L))`
+        in Uint32 arithmetic (exact: every operand is >= 0 and value ranges
+        keep `t` and `y + L` below 2^32; the width cannot go below 0; bmsk.clamp
+        clips it at bit 31 and gives 0 for L >= 32). A prefix `x - y + k`
+        that cannot leave i32 is `bmsk_u32(0, max(x - y + k, 0))`. No
+        negation, no min/max of a negation, no all-ones register.
+        """
+        a = self.affine_bound(op.hi)
+        if a is None:
+            return None
+        tops, y, d = a
+        yr = self.ranges.of(y)
+        if any((0 if x is None else self.ranges.of(x).hi) + k >= 2**32 for x, k in tops):
+            return None
+        lo_r = self.ranges.of(op.lo)
+        if has_lo and yr.hi + max(lo_r.hi, 0) >= 2**32:
+            return None
+        if not has_lo and d is not None and len(tops) == 1:
+            (x, k), xr = tops[0], self.ranges.of(tops[0][0])
+            if xr.hi + k - yr.lo <= INT32_MAX:
+                s = self.expr(d)
+                if k:
+                    s = f"({s} + cutlass.Int32({k}))"
+                self.ctx.uses_bmsk = True
+                return f"bmsk_u32(cutlass.Uint32(0), cutlass.Uint32(max({s}, cutlass.Int32(0))))"
+        terms = []
+        for x, k in tops:
+            if x is None:
+                terms.append(f"cutlass.Uint32({k})")
+            else:
+                t = f"cutlass.Uint32({self.expr(x)})"
+                terms.append(f"({t} + cutlass.Uint32({k}))" if k else t)
+        top = terms[0]
+        for t in terms[1:]:
+            top = f"max({top}, {t})"
+        pos = "cutlass.Uint32(0)"
+        base = f"cutlass.Uint32({self.expr(y)})"
+        if has_lo:
+            lo = self.nonneg(op.lo)
+            if not lo.isidentifier():
+                name = self.ctx.fresh("lo")
+                self.ctx.line(f"{name} = {lo}")
+                lo = name
+            pos = f"cutlass.Uint32({lo})"
+            name = self.ctx.fresh("base")
+            self.ctx.line(f"{name} = ({base} + {pos})")
+            base = name
+        self.ctx.uses_bmsk = True
+        return f"bmsk_u32({pos}, (max({top}, {base}) - {base}))"
 
     def shift_amount(self, hi: SSAValue) -> str | None:
         """For an upper bound `32 - a` with `a >= 0` (fold-intervals' form), `a`."""
