@@ -457,6 +457,11 @@ class _FunctionPrinter:
         `wraps`: `-x` may leave its type (x may be MIN); it then wraps like
         torch's, which the helpers do.
         """
+        o = x.owner
+        if not wraps and isinstance(o, arith.TruncIOp):
+            narrowed = self.narrow_clamped_difference(o, negate=True)
+            if narrowed is not None:
+                return narrowed
         pushed = None if wraps else self.pushed_negation(x)
         if pushed is not None:
             return pushed
@@ -544,7 +549,7 @@ class _FunctionPrinter:
                 return f"({a} {_BINARY[type(o)]} {b})"
         return None
 
-    def narrow_clamped_difference(self, op: arith.TruncIOp) -> str | None:
+    def narrow_clamped_difference(self, op: arith.TruncIOp, negate: bool = False) -> str | None:
         """
         `trunc(clamp(a - b, k1, k2))` of an i64 difference whose operands fit
         i32 (fold-intervals widens `a - b` to i64 where it may leave i32, e.g.
@@ -552,6 +557,7 @@ class _FunctionPrinter:
         the whole domain (b >= a - k1 gives k1, b <= a - k2 gives k2, else
         a - b), and no Int32 operation can overflow: value ranges keep
         `a - k2` and `a - k1` in i32 and the result is in [k1, k2].
+        `negate`: the expression of `-trunc(...)` instead.
         """
         if op.input.type != IntegerType(64) or op.result.type != i32:
             return None
@@ -582,12 +588,19 @@ class _FunctionPrinter:
         d = s.owner
         if not (k1 <= k2 and isinstance(d, arith.SubiOp)) or self.ranges.may_wrap(d):
             return None
+        if negate:  # -clamp(a - b, k1, k2) is clamp(b - a, -k2, -k1)
+            return self.clamped_difference(d.rhs, d.lhs, -k2, -k1)
+        return self.clamped_difference(d.lhs, d.rhs, k1, k2)
+
+    def clamped_difference(self, av: SSAValue, bv: SSAValue, k1: int, k2: int) -> str | None:
+        """`clamp(a - b, k1, k2)` of i64 values as an i32 expression, or None
+        (see `narrow_clamped_difference`)."""
         if abs(k1) > INT32_MAX or abs(k2) > INT32_MAX:
             return None
-        a, b = self.narrow_i32(d.lhs), self.narrow_i32(d.rhs)
+        a, b = self.narrow_i32(av), self.narrow_i32(bv)
         if b is not None and a is None:
-            return self.clamped_wide_difference(d.lhs, b, d.rhs, k1, k2)
-        ar = self.ranges.of(d.lhs)
+            return self.clamped_wide_difference(av, b, bv, k1, k2)
+        ar = self.ranges.of(av)
         if ar.lo - k2 < -INT32_MAX - 1 or ar.hi - k1 > INT32_MAX:
             return None
         if a is None or b is None:
@@ -753,17 +766,17 @@ class _FunctionPrinter:
             hi = f"max({hi}, {lo})"
         return f"bmsk_u32(cutlass.Uint32({lo}), cutlass.Uint32({hi} - {lo}))"
 
-    def affine_bound(
-        self, hi: SSAValue, depth: int = 0
-    ) -> tuple[list[tuple[SSAValue | None, int]], SSAValue, SSAValue | None] | None:
+    def affine_bound(self, hi: SSAValue, depth: int = 0) -> tuple[tuple, SSAValue, SSAValue | None] | None:
         """
-        `(tops, y, d)` where the upper bound `hi` keeps the same lanes as
-        `max(x + k for (x, k) in tops) - y` (`hi` equals it, or its min with
-        32), with every `x >= 0` (None: 0), `k >= 0`, `y >= 0`; `d` is the
-        non-wrapping i32 value `x - y` when `hi` is one such difference.
+        `(top, y, d)` where the upper bound `hi` keeps the same lanes as
+        `top - y` (`hi` equals it, or its min with 32): `top` is a leaf
+        `("x", x, k)` meaning `x + k` with `x >= 0` (None: 0) and `k >= 0`, or
+        `("max" | "min", a, b)` of two tops; `y >= 0`; `d` is the non-wrapping
+        i32 value `x - y` when `hi` is one such difference.
         Recognized: `x - y`, `c - y`, `32 - max(c - (x - y), 0)` and
         `32 - max((y - x) + c, 0)` (fold-intervals' causal upper bounds), and
-        `max` of recognized bounds with the same `y`; every op non-wrapping,
+        `max`/`min` of recognized bounds with the same `y` (min and max
+        commute with `- y` and with the clip at 32); every op non-wrapping,
         so the identities hold on all of the domain.
         """
         ranges = self.ranges
@@ -787,22 +800,29 @@ class _FunctionPrinter:
             return None
         d = diff(hi)
         if d is not None:
-            return [(d[0], 0)], d[1], hi
+            return ("x", d[0], 0), d[1], hi
         o = hi.owner
-        if isinstance(o, arith.MaxSIOp) and not ranges.may_wrap(o):
+        if isinstance(o, (arith.MaxSIOp, arith.MinSIOp)):
             pa, pb = self.affine_bound(o.lhs, depth + 1), self.affine_bound(o.rhs, depth + 1)
             if pa is not None and pb is not None and pa[1] == pb[1]:
-                return pa[0] + pb[0], pa[1], None
+                kind = "max" if isinstance(o, arith.MaxSIOp) else "min"
+                return (kind, pa[0], pb[0]), pa[1], None
             return None
         if not isinstance(o, arith.SubiOp) or ranges.may_wrap(o):
             return None
         c = const_evaluate_operand(o.lhs)
-        if c is not None and c >= 0 and nonneg_var(o.rhs) and c != LANES:
-            return [(None, c)], o.rhs, None  # c - y
-        if c != LANES:
+        if c is None or c < 0:
             return None
         m = o.rhs.owner
-        if not isinstance(m, arith.MaxSIOp):
+        if isinstance(m, arith.AddiOp) and not ranges.may_wrap(m):
+            for n, cv in ((m.lhs, m.rhs), (m.rhs, m.lhs)):
+                c2 = const_evaluate_operand(cv)
+                if c2 is not None and c - c2 >= 0 and nonneg_var(n):
+                    return ("x", None, c - c2), n, None  # c - (y + c2)
+            return None
+        if c != LANES and nonneg_var(o.rhs):
+            return ("x", None, c), o.rhs, None  # c - y (32 - y: one shr is cheaper)
+        if c != LANES or not isinstance(m, arith.MaxSIOp):
             return None
         if const_evaluate_operand(m.rhs) == 0:
             b = m.lhs
@@ -817,19 +837,19 @@ class _FunctionPrinter:
             c = const_evaluate_operand(bo.lhs)
             d = None if c is None else diff(bo.rhs)
             if d is not None and LANES - c >= 0:
-                return [(d[0], LANES - c)], d[1], bo.rhs  # 32 - max(c - (x - y), 0)
+                return ("x", d[0], LANES - c), d[1], bo.rhs  # 32 - max(c - (x - y), 0)
             return None
         for n, cv in ((bo.lhs, bo.rhs), (bo.rhs, bo.lhs)):
             c = const_evaluate_operand(cv)
             d = None if c is None else diff(n)
             if d is not None and LANES - c >= 0:
-                return [(d[1], LANES - c)], d[0], None  # 32 - max((y - x) + c, 0)
+                return ("x", d[1], LANES - c), d[0], None  # 32 - max((y - x) + c, 0)
         return None
 
     def affine_bmsk_word(self, op: interval.RangeOp, has_lo: bool) -> str | None:
         """
         The word of [lo, hi) as one `bmsk_u32` when `hi` keeps the lanes of
-        `t - y` with `t = max(x + k, ...)` (see `affine_bound`): bits
+        `t - y`, `t` a max/min of terms `x + k` (see `affine_bound`): bits
         [L, t - y) with L = max(lo, 0) are `bmsk_u32(L, max(t, y + L) - (y + L))`
         in Uint32 arithmetic (exact: every operand is >= 0 and value ranges
         keep `t` and `y + L` below 2^32; the width cannot go below 0; bmsk.clamp
@@ -840,31 +860,42 @@ class _FunctionPrinter:
         a = self.affine_bound(op.hi)
         if a is None:
             return None
-        tops, y, d = a
+        top, y, d = a
         yr = self.ranges.of(y)
-        if any((0 if x is None else self.ranges.of(x).hi) + k >= 2**32 for x, k in tops):
+
+        def top_hi(t: tuple) -> int:
+            if t[0] == "x":
+                return (0 if t[1] is None else self.ranges.of(t[1]).hi) + t[2]
+            return max(top_hi(t[1]), top_hi(t[2]))
+
+        def top_expr(t: tuple) -> str:
+            if t[0] != "x":
+                return f"{t[0]}({top_expr(t[1])}, {top_expr(t[2])})"
+            _, x, k = t
+            if x is None:
+                return f"cutlass.Uint32({k})"
+            u = f"cutlass.Uint32({self.expr(x)})"
+            return f"({u} + cutlass.Uint32({k}))" if k else u
+
+        if top_hi(top) >= 2**32:
             return None
         lo_r = self.ranges.of(op.lo)
         if has_lo and yr.hi + max(lo_r.hi, 0) >= 2**32:
             return None
-        if not has_lo and d is not None and len(tops) == 1:
-            (x, k), xr = tops[0], self.ranges.of(tops[0][0])
-            if xr.hi + k - yr.lo <= INT32_MAX:
-                s = self.expr(d)
-                if k:
-                    s = f"({s} + cutlass.Int32({k}))"
+        if not has_lo and top[0] == "x":
+            # A prefix whose x - y + k cannot leave i32: a signed max with 0.
+            _, x, k = top
+            xr = Range(0, 0) if x is None else self.ranges.of(x)
+            if xr.hi + k - yr.lo <= INT32_MAX and xr.lo - yr.hi >= -INT32_MAX - 1:
+                if x is None:
+                    s = f"(cutlass.Int32({k}) - {self.expr(y)})"
+                else:
+                    s = self.expr(d) if d is not None else f"({self.expr(x)} - {self.expr(y)})"
+                    if k:
+                        s = f"({s} + cutlass.Int32({k}))"
                 self.ctx.uses_bmsk = True
                 return f"bmsk_u32(cutlass.Uint32(0), cutlass.Uint32(max({s}, cutlass.Int32(0))))"
-        terms = []
-        for x, k in tops:
-            if x is None:
-                terms.append(f"cutlass.Uint32({k})")
-            else:
-                t = f"cutlass.Uint32({self.expr(x)})"
-                terms.append(f"({t} + cutlass.Uint32({k}))" if k else t)
-        top = terms[0]
-        for t in terms[1:]:
-            top = f"max({top}, {t})"
+        top_text = top_expr(top)
         pos = "cutlass.Uint32(0)"
         base = f"cutlass.Uint32({self.expr(y)})"
         if has_lo:
@@ -878,7 +909,7 @@ class _FunctionPrinter:
             self.ctx.line(f"{name} = ({base} + {pos})")
             base = name
         self.ctx.uses_bmsk = True
-        return f"bmsk_u32({pos}, (max({top}, {base}) - {base}))"
+        return f"bmsk_u32({pos}, (max({top_text}, {base}) - {base}))"
 
     def shift_amount(self, hi: SSAValue) -> str | None:
         """For an upper bound `32 - a` with `a >= 0` (fold-intervals' form), `a`."""

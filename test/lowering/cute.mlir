@@ -99,16 +99,15 @@ mask.func @sink_or_window {
 // CHECK-NEXT: """maskopt: mask.func @sink_or_window, packed keep word."""
 // CHECK-NEXT:     q = q_idx[0]
 // CHECK-NEXT:     kv = kv_idx[0]
-// CHECK-NEXT:     v = (kv + cutlass.Int32(28))
-// CHECK-NEXT:     v_1 = utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v))
-// CHECK-NEXT:     v_2 = (q - kv)
-// CHECK-NEXT:     v_3 = max(v_2, cutlass.Int32(64))
-// CHECK-NEXT:     v_4 = (v_3 + cutlass.Int32(-64))
-// CHECK-NEXT:     base = (cutlass.Uint32(kv) + cutlass.Uint32(v_4))
-// CHECK-NEXT:     v_5 = bmsk_u32(cutlass.Uint32(v_4), (max((cutlass.Uint32(q) + cutlass.Uint32(1)), base) - base))
-// CHECK-NEXT:     v_6 = (v_1 | v_5)
+// CHECK-NEXT:     v = bmsk_u32(cutlass.Uint32(0), cutlass.Uint32(max((cutlass.Int32(4) - kv), cutlass.Int32(0))))
+// CHECK-NEXT:     v_1 = (q - kv)
+// CHECK-NEXT:     v_2 = max(v_1, cutlass.Int32(64))
+// CHECK-NEXT:     v_3 = (v_2 + cutlass.Int32(-64))
+// CHECK-NEXT:     base = (cutlass.Uint32(kv) + cutlass.Uint32(v_3))
+// CHECK-NEXT:     v_4 = bmsk_u32(cutlass.Uint32(v_3), (max((cutlass.Uint32(q) + cutlass.Uint32(1)), base) - base))
+// CHECK-NEXT:     v_5 = (v | v_4)
 // CHECK-NEXT:     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
-// CHECK-NEXT:     packed[0] = v_6
+// CHECK-NEXT:     packed[0] = v_5
 // CHECK-NEXT:     return packed.load()
 // CHECK-EMPTY:
 // CHECK-EMPTY:
@@ -419,3 +418,40 @@ mask.func @aux_window {
 // CHECK-NEXT:     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
 // CHECK-NEXT:     packed[0] = v_1
 // CHECK-NEXT:     return packed.load()
+
+// -----
+
+// Row-bounded causal: the upper end min(q + 1, max(len, 0)) - kv is a min of
+// two affine ends with the same kv, one Uint32 width.
+mask.func @row_bounded {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %len : tensor<64xi32>):
+  %l = mask.load %len[%q] : tensor<64xi32>[i32] -> i32
+  %le = arith.cmpi sle, %kv, %q : i32
+  %lt = arith.cmpi slt, %kv, %l : i32
+  %r = arith.andi %le, %lt : i1
+  mask.yield %r : i1
+}
+
+// CHECK:      """maskopt: mask.func @row_bounded, packed keep word."""
+// CHECK:          v_1 = bmsk_u32(cutlass.Uint32(0), (max(min((cutlass.Uint32(q) + cutlass.Uint32(1)), cutlass.Uint32(v)), cutlass.Uint32(kv)) - cutlass.Uint32(kv)))
+
+// -----
+
+// An i64 aux start: clamp(start - kv, 0, 32) is clamp(start, kv, kv + 32) - kv
+// in Int64 (fold-intervals' +-2^40 guard clamp is looked through: it cannot
+// change the result), also where it is negated (kv - start, clamped).
+mask.func @doc_start_i64 {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %start : tensor<64xi64>):
+  %s = mask.load %start[%q] : tensor<64xi64>[i32] -> i64
+  %kv64 = arith.extsi %kv : i32 to i64
+  %ge = arith.cmpi sge, %kv64, %s : i64
+  %le = arith.cmpi sle, %kv, %q : i32
+  %r = arith.andi %ge, %le : i1
+  mask.yield %r : i1
+}
+
+// CHECK:      """maskopt: mask.func @doc_start_i64, packed keep word."""
+// CHECK:          wide = cutlass.Int64(kv)
+// CHECK:          v = cutlass.Int32(min(max(s, wide), (wide + cutlass.Int64(32))) - wide)
+// CHECK-NOT:      1099511627776
+// CHECK:          return packed.load()
