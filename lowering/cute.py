@@ -35,6 +35,16 @@ division would be UB: 0 (per-lane code only; torch raises there) and -1 in
 a remainder whose dividend may be MIN (`x % +-1` is 0). A `<<` by a
 constant amount in range drops the bits shifted out, like torch's.
 
+Range words are PTX `bmsk.clamp` (`bmsk_u32`, see `USE_BMSK`) where that is
+cheaper than the two shifts. An upper end that keeps the lanes of an affine
+`t - kv` (causal-style ends; see `affine_bound`) gets its width as
+`max(t, kv + lo) - (kv + lo)` in Uint32 arithmetic, which value ranges keep
+exact (every operand >= 0 and below 2^32): `q + 1 - kv` would overflow Int32
+at q = 2^31 - 1. An i64 clamp of a difference that fold-intervals widened
+(`q - kv - win[b]`, `start - kv` of an int64 start) prints in i32 where the
+operands fit (`a - clamp(w, a - 32, a)`), else as `clamp(start, kv, kv + 32)
+- kv` in Int64 (see `narrow_clamped_difference`).
+
 No i32 value is printed as a bare negation (`0 - x`, `x * -1`): ptxas
 (CUDA 13.0 and the compiler bundled with nvidia-cutlass-dsl 4.8.1, sm_90a
 and sm_100a) miscompiles `max(max(a, -x), b)` and `min(min(a, -x), b)`: it
