@@ -615,7 +615,7 @@ class _FunctionPrinter:
             return None
         if a is None or b is None:
             return None
-        if not a.isidentifier():
+        if not a.isidentifier() and not self.inline:
             name = self.ctx.fresh("a")
             self.ctx.line(f"{name} = {a}")
             a = name
@@ -651,8 +651,11 @@ class _FunctionPrinter:
             if inner is None:
                 break
             a = inner
-        b64 = self.ctx.fresh("wide")
-        self.ctx.line(f"{b64} = cutlass.Int64({b})")
+        b64 = f"cutlass.Int64({b})"
+        if not self.inline:  # a self-contained expression defines no names
+            name = self.ctx.fresh("wide")
+            self.ctx.line(f"{name} = {b64}")
+            b64 = name
         lo = b64 if k1 == 0 else f"({b64} + cutlass.Int64({k1}))"
         hi = b64 if k2 == 0 else f"({b64} + cutlass.Int64({k2}))"
         return f"cutlass.Int32(min(max({self.expr(a)}, {lo}), {hi}) - {b64})"
