@@ -35,6 +35,16 @@ division would be UB: 0 (per-lane code only; torch raises there) and -1 in
 a remainder whose dividend may be MIN (`x % +-1` is 0). A `<<` by a
 constant amount in range drops the bits shifted out, like torch's.
 
+Range words are PTX `bmsk.clamp` (`bmsk_u32`, see `USE_BMSK`) where that is
+cheaper than the two shifts. An upper end that keeps the lanes of an affine
+`t - kv` (causal-style ends; see `affine_bound`) gets its width as
+`max(t, kv + lo) - (kv + lo)` in Uint32 arithmetic, which value ranges keep
+exact (every operand >= 0 and below 2^32): `q + 1 - kv` would overflow Int32
+at q = 2^31 - 1. An i64 clamp of a difference that fold-intervals widened
+(`q - kv - win[b]`, `start - kv` of an int64 start) prints in i32 where the
+operands fit (`a - clamp(w, a - 32, a)`), else as `clamp(start, kv, kv + 32)
+- kv` in Int64 (see `narrow_clamped_difference`).
+
 No i32 value is printed as a bare negation (`0 - x`, `x * -1`): ptxas
 (CUDA 13.0 and the compiler bundled with nvidia-cutlass-dsl 4.8.1, sm_90a
 and sm_100a) miscompiles `max(max(a, -x), b)` and `min(min(a, -x), b)`: it
@@ -162,14 +172,14 @@ _RESERVED = {
     "packed", "word", "bmsk_u32", "neg_i32", "neg_i64", "llvm", "T", "dsl_user_op",
 }
 
-#: Whether range words may use the `bmsk_u32` helper (PTX bmsk.clamp).
-#: Off for now, the conservative choice: on an H200 (sm_90a) the module of
-#: corpus case `batchify_sliding_window_16_128` gave wrong words both with it
-#: (269,266 of 1,312,352) and with the two FA4 shifts (57,448), while the CPU
-#: emulator and eager torch agree; each intermediate value compiled alone was
-#: right. Until that is understood, ranges use the shift form, the one with
-#: the longer GPU record (test/gpu-results.md).
-USE_BMSK = False
+#: Whether range words may use the `bmsk_u32` helper (PTX bmsk.clamp), which
+#: needs no all-ones register and no AND of two shifts. It was switched off
+#: for a while after an H200 run gave wrong words for corpus case
+#: `batchify_sliding_window_16_128` with and without it; the cause turned out
+#: to be the ptxas negation miscompile (`PTXAS_NEGATION`), not bmsk, which the
+#: module now never triggers. The CPU emulator models bmsk.clamp and the
+#: emulator/fuzz tests compare its words with eager torch.
+USE_BMSK = True
 
 #: The helper a module defines when a keep word uses a bit-field mask.
 BMSK_HELPER = '''\
@@ -336,6 +346,9 @@ class _FunctionPrinter:
             case arith.TruncIOp():
                 if op.result.type == i1:
                     return f"(({e(op.input)} & {ctype(op.input.type)}(1)) != {ctype(op.input.type)}(0))"
+                narrowed = self.narrow_clamped_difference(op)
+                if narrowed is not None:
+                    return narrowed
                 return f"{ctype(op.result.type)}({e(op.input)})"
             case mask.LaneOp():
                 if self.lane_expr is None:
@@ -466,6 +479,11 @@ class _FunctionPrinter:
         `wraps`: `-x` may leave its type (x may be MIN); it then wraps like
         torch's, which the helpers do.
         """
+        o = x.owner
+        if not wraps and isinstance(o, arith.TruncIOp):
+            narrowed = self.narrow_clamped_difference(o, negate=True)
+            if narrowed is not None:
+                return narrowed
         pushed = None if wraps else self.pushed_negation(x)
         if pushed is not None:
             return pushed
@@ -533,6 +551,126 @@ class _FunctionPrinter:
                 if inner is not None:
                     return f"{ctype(t)}({inner})"
         return None
+
+    def narrow_i32(self, v: SSAValue, depth: int = 0) -> str | None:
+        """An Int32 expression equal to the i64 value `v`, where `v` is an i32
+        value sign-extended, or a non-wrapping sum or difference of such whose
+        value range fits i32 (so the Int32 operation cannot overflow)."""
+        r = self.ranges.of(v)
+        if depth > 4 or r.lo < -INT32_MAX - 1 or r.hi > INT32_MAX:
+            return None
+        c = const_evaluate_operand(v)
+        if c is not None:
+            return f"cutlass.Int32({c})"
+        o = v.owner
+        if isinstance(o, arith.ExtSIOp) and o.input.type == i32:
+            return self.expr(o.input)
+        if isinstance(o, (arith.AddiOp, arith.SubiOp)) and not self.ranges.may_wrap(o):
+            a, b = self.narrow_i32(o.lhs, depth + 1), self.narrow_i32(o.rhs, depth + 1)
+            if a is not None and b is not None:
+                return f"({a} {_BINARY[type(o)]} {b})"
+        return None
+
+    def narrow_clamped_difference(self, op: arith.TruncIOp, negate: bool = False) -> str | None:
+        """
+        `trunc(clamp(a - b, k1, k2))` of an i64 difference whose operands fit
+        i32 (fold-intervals widens `a - b` to i64 where it may leave i32, e.g.
+        `q - kv - win[b]`) as the i32 `a - clamp(b, a - k2, a - k1)`: equal on
+        the whole domain (b >= a - k1 gives k1, b <= a - k2 gives k2, else
+        a - b), and no Int32 operation can overflow: value ranges keep
+        `a - k2` and `a - k1` in i32 and the result is in [k1, k2].
+        `negate`: the expression of `-trunc(...)` instead.
+        """
+        if op.input.type != IntegerType(64) or op.result.type != i32:
+            return None
+
+        def clamp_of(v: SSAValue, kind, other) -> tuple[SSAValue, int] | None:
+            o = v.owner
+            if not isinstance(o, kind):
+                return None
+            for x, c in ((o.lhs, o.rhs), (o.rhs, o.lhs)):
+                k = const_evaluate_operand(c)
+                if k is not None and const_evaluate_operand(x) is None:
+                    return x, k
+            return None
+
+        t = op.input
+        outer = clamp_of(t, arith.MinSIOp, None)
+        if outer is not None:
+            inner = clamp_of(outer[0], arith.MaxSIOp, None)
+            if inner is None:
+                return None
+            s, k1, k2 = inner[0], inner[1], outer[1]
+        else:
+            outer = clamp_of(t, arith.MaxSIOp, None)
+            inner = None if outer is None else clamp_of(outer[0], arith.MinSIOp, None)
+            if inner is None:
+                return None
+            s, k1, k2 = inner[0], outer[1], inner[1]
+        d = s.owner
+        if not (k1 <= k2 and isinstance(d, arith.SubiOp)) or self.ranges.may_wrap(d):
+            return None
+        if negate:  # -clamp(a - b, k1, k2) is clamp(b - a, -k2, -k1)
+            return self.clamped_difference(d.rhs, d.lhs, -k2, -k1)
+        return self.clamped_difference(d.lhs, d.rhs, k1, k2)
+
+    def clamped_difference(self, av: SSAValue, bv: SSAValue, k1: int, k2: int) -> str | None:
+        """`clamp(a - b, k1, k2)` of i64 values as an i32 expression, or None
+        (see `narrow_clamped_difference`)."""
+        if abs(k1) > INT32_MAX or abs(k2) > INT32_MAX:
+            return None
+        a, b = self.narrow_i32(av), self.narrow_i32(bv)
+        if b is not None and a is None:
+            return self.clamped_wide_difference(av, b, bv, k1, k2)
+        ar = self.ranges.of(av)
+        if ar.lo - k2 < -INT32_MAX - 1 or ar.hi - k1 > INT32_MAX:
+            return None
+        if a is None or b is None:
+            return None
+        if not a.isidentifier() and not self.inline:
+            name = self.ctx.fresh("a")
+            self.ctx.line(f"{name} = {a}")
+            a = name
+        lo = a if k2 == 0 else f"({a} - cutlass.Int32({k2}))"
+        hi = a if k1 == 0 else f"({a} - cutlass.Int32({k1}))"
+        return f"({a} - min(max({b}, {lo}), {hi}))"
+
+    def clamped_wide_difference(
+        self, a: SSAValue, b: str, bv: SSAValue, k1: int, k2: int
+    ) -> str:
+        """
+        `trunc(clamp(a - b, k1, k2))` where only `b` fits i32 (`a` is, say, an
+        i64 aux value) as `Int32(clamp(a, b + k1, b + k2) - b)` in Int64: the
+        same value, and nothing can overflow (b + k and the result are small).
+        A clamp of `a` to constants [c1, c2] that contain [b + k1, b + k2]
+        (fold-intervals' guard against a - b overflowing) changes nothing
+        there, so it is looked through.
+        """
+        br = self.ranges.of(bv)
+        lo_need, hi_need = br.lo + k1, br.hi + k2
+        for _ in range(2):
+            o = a.owner
+            if not isinstance(o, (arith.MinSIOp, arith.MaxSIOp)):
+                break
+            inner = None
+            for x, c in ((o.lhs, o.rhs), (o.rhs, o.lhs)):
+                k = const_evaluate_operand(c)
+                if k is not None and const_evaluate_operand(x) is None:
+                    if isinstance(o, arith.MinSIOp) and k >= hi_need:
+                        inner = x
+                    if isinstance(o, arith.MaxSIOp) and k <= lo_need:
+                        inner = x
+            if inner is None:
+                break
+            a = inner
+        b64 = f"cutlass.Int64({b})"
+        if not self.inline:  # a self-contained expression defines no names
+            name = self.ctx.fresh("wide")
+            self.ctx.line(f"{name} = {b64}")
+            b64 = name
+        lo = b64 if k1 == 0 else f"({b64} + cutlass.Int64({k1}))"
+        hi = b64 if k2 == 0 else f"({b64} + cutlass.Int64({k2}))"
+        return f"cutlass.Int32(min(max({self.expr(a)}, {lo}), {hi}) - {b64})"
 
     def load(self, op: mask.LoadOp) -> str:
         assert isinstance(op.tensor.type, TensorType)
@@ -626,6 +764,10 @@ class _FunctionPrinter:
             return ONES
         if not has_hi:
             return f"utils.shl_u32({ONES}, cutlass.Uint32({self.nonneg(op.lo)}))"
+        if USE_BMSK and not self.inline:
+            word = self.affine_bmsk_word(op, has_lo)
+            if word is not None:
+                return word
         amount = self.shift_amount(op.hi)
         if amount is not None:
             # hi = 32 - A with A >= 0: shift by A, no clamp (PTX clamps A >= 32).
@@ -648,6 +790,151 @@ class _FunctionPrinter:
         if hi_r.lo < lo_hi:
             hi = f"max({hi}, {lo})"
         return f"bmsk_u32(cutlass.Uint32({lo}), cutlass.Uint32({hi} - {lo}))"
+
+    def affine_bound(self, hi: SSAValue, depth: int = 0) -> tuple[tuple, SSAValue, SSAValue | None] | None:
+        """
+        `(top, y, d)` where the upper bound `hi` keeps the same lanes as
+        `top - y` (`hi` equals it, or its min with 32): `top` is a leaf
+        `("x", x, k)` meaning `x + k` with `x >= 0` (None: 0) and `k >= 0`, or
+        `("max" | "min", a, b)` of two tops; `y >= 0`; `d` is the non-wrapping
+        i32 value `x - y` when `hi` is one such difference.
+        Recognized: `x - y`, `c - y`, `32 - max(c - (x - y), 0)` and
+        `32 - max((y - x) + c, 0)` (fold-intervals' causal upper bounds), and
+        `max`/`min` of recognized bounds with the same `y` (min and max
+        commute with `- y` and with the clip at 32); every op non-wrapping,
+        so the identities hold on all of the domain.
+        """
+        ranges = self.ranges
+
+        def nonneg_var(v: SSAValue) -> bool:
+            return const_evaluate_operand(v) is None and ranges.of(v).lo >= 0
+
+        def diff(v: SSAValue) -> tuple[SSAValue, SSAValue] | None:
+            o = v.owner
+            if (
+                isinstance(o, arith.SubiOp)
+                and v.type == i32
+                and not ranges.may_wrap(o)
+                and nonneg_var(o.lhs)
+                and nonneg_var(o.rhs)
+            ):
+                return o.lhs, o.rhs
+            return None
+
+        if depth > 4 or hi.type != i32:
+            return None
+        d = diff(hi)
+        if d is not None:
+            return ("x", d[0], 0), d[1], hi
+        o = hi.owner
+        if isinstance(o, (arith.MaxSIOp, arith.MinSIOp)):
+            pa, pb = self.affine_bound(o.lhs, depth + 1), self.affine_bound(o.rhs, depth + 1)
+            if pa is not None and pb is not None and pa[1] == pb[1]:
+                kind = "max" if isinstance(o, arith.MaxSIOp) else "min"
+                return (kind, pa[0], pb[0]), pa[1], None
+            return None
+        if not isinstance(o, arith.SubiOp) or ranges.may_wrap(o):
+            return None
+        c = const_evaluate_operand(o.lhs)
+        if c is None or c < 0:
+            return None
+        m = o.rhs.owner
+        if isinstance(m, arith.AddiOp) and not ranges.may_wrap(m):
+            for n, cv in ((m.lhs, m.rhs), (m.rhs, m.lhs)):
+                c2 = const_evaluate_operand(cv)
+                if c2 is not None and c - c2 >= 0 and nonneg_var(n):
+                    return ("x", None, c - c2), n, None  # c - (y + c2)
+            return None
+        if c != LANES and nonneg_var(o.rhs):
+            return ("x", None, c), o.rhs, None  # c - y (32 - y: one shr is cheaper)
+        if c != LANES or not isinstance(m, arith.MaxSIOp):
+            return None
+        if const_evaluate_operand(m.rhs) == 0:
+            b = m.lhs
+        elif const_evaluate_operand(m.lhs) == 0:
+            b = m.rhs
+        else:
+            return None
+        bo = b.owner
+        if not isinstance(bo, (arith.SubiOp, arith.AddiOp)) or ranges.may_wrap(bo):
+            return None
+        if isinstance(bo, arith.SubiOp):
+            c = const_evaluate_operand(bo.lhs)
+            d = None if c is None else diff(bo.rhs)
+            if d is not None and LANES - c >= 0:
+                return ("x", d[0], LANES - c), d[1], bo.rhs  # 32 - max(c - (x - y), 0)
+            return None
+        for n, cv in ((bo.lhs, bo.rhs), (bo.rhs, bo.lhs)):
+            c = const_evaluate_operand(cv)
+            d = None if c is None else diff(n)
+            if d is not None and LANES - c >= 0:
+                return ("x", d[1], LANES - c), d[0], None  # 32 - max((y - x) + c, 0)
+        return None
+
+    def affine_bmsk_word(self, op: interval.RangeOp, has_lo: bool) -> str | None:
+        """
+        The word of [lo, hi) as one `bmsk_u32` when `hi` keeps the lanes of
+        `t - y`, `t` a max/min of terms `x + k` (see `affine_bound`): bits
+        [L, t - y) with L = max(lo, 0) are `bmsk_u32(L, max(t, y + L) - (y + L))`
+        in Uint32 arithmetic (exact: every operand is >= 0 and value ranges
+        keep `t` and `y + L` below 2^32; the width cannot go below 0; bmsk.clamp
+        clips it at bit 31 and gives 0 for L >= 32). A prefix `x - y + k`
+        that cannot leave i32 is `bmsk_u32(0, max(x - y + k, 0))`. No
+        negation, no min/max of a negation, no all-ones register.
+        """
+        a = self.affine_bound(op.hi)
+        if a is None:
+            return None
+        top, y, d = a
+        yr = self.ranges.of(y)
+
+        def top_hi(t: tuple) -> int:
+            if t[0] == "x":
+                return (0 if t[1] is None else self.ranges.of(t[1]).hi) + t[2]
+            return max(top_hi(t[1]), top_hi(t[2]))
+
+        def top_expr(t: tuple) -> str:
+            if t[0] != "x":
+                return f"{t[0]}({top_expr(t[1])}, {top_expr(t[2])})"
+            _, x, k = t
+            if x is None:
+                return f"cutlass.Uint32({k})"
+            u = f"cutlass.Uint32({self.expr(x)})"
+            return f"({u} + cutlass.Uint32({k}))" if k else u
+
+        if top_hi(top) >= 2**32:
+            return None
+        lo_r = self.ranges.of(op.lo)
+        if has_lo and yr.hi + max(lo_r.hi, 0) >= 2**32:
+            return None
+        if not has_lo and top[0] == "x":
+            # A prefix whose x - y + k cannot leave i32: a signed max with 0.
+            _, x, k = top
+            xr = Range(0, 0) if x is None else self.ranges.of(x)
+            if xr.hi + k - yr.lo <= INT32_MAX and xr.lo - yr.hi >= -INT32_MAX - 1:
+                if x is None:
+                    s = f"(cutlass.Int32({k}) - {self.expr(y)})"
+                else:
+                    s = self.expr(d) if d is not None else f"({self.expr(x)} - {self.expr(y)})"
+                    if k:
+                        s = f"({s} + cutlass.Int32({k}))"
+                self.ctx.uses_bmsk = True
+                return f"bmsk_u32(cutlass.Uint32(0), cutlass.Uint32(max({s}, cutlass.Int32(0))))"
+        top_text = top_expr(top)
+        pos = "cutlass.Uint32(0)"
+        base = f"cutlass.Uint32({self.expr(y)})"
+        if has_lo:
+            lo = self.nonneg(op.lo)
+            if not lo.isidentifier():
+                name = self.ctx.fresh("lo")
+                self.ctx.line(f"{name} = {lo}")
+                lo = name
+            pos = f"cutlass.Uint32({lo})"
+            name = self.ctx.fresh("base")
+            self.ctx.line(f"{name} = ({base} + {pos})")
+            base = name
+        self.ctx.uses_bmsk = True
+        return f"bmsk_u32({pos}, (max({top_text}, {base}) - {base}))"
 
     def shift_amount(self, hi: SSAValue) -> str | None:
         """For an upper bound `32 - a` with `a >= 0` (fold-intervals' form), `a`."""

@@ -24,8 +24,11 @@ that returns the constant 0 word), and the ratios maskopt/inductor and
 maskopt/per-lane, with totals.
 
 ``--fa4`` compiles a few masks inside FA4's real SM100 forward kernel and
-reports the SASS delta over a one-operation mask_mod (a constant all-ones
-word, ``cute_compile.BASELINE_SOURCE``) for maskopt's and inductor's code.
+reports the SASS delta over a one-operation mask_mod
+(``cute_compile.BASELINE_SOURCE``: its keep word is ``q_idx[0] - kv_idx[0]``,
+a runtime word made by one subtraction, so the combination with the seqlen
+bits and the R2P application of a runtime word are in the baseline too) for
+maskopt's and inductor's code.
 
 Compiles run in ``--jobs`` worker subprocesses at once (each in its own
 temporary directory, removed afterwards); nothing is cached.

@@ -27,8 +27,9 @@ SASS it costs:
     ``cutlass.utils.hardware_info`` and ``flash_attn.cute.tile_scheduler``).
 ``sass_delta(source, fa4=False, ...)``
     SASS instruction count of ``source`` minus that of ``BASELINE_SOURCE``
-    (a mask_mod that returns a constant all-ones word), both compiled in the
-    same subprocess.
+    (a one-operation mask_mod: its keep word is ``q_idx[0] - kv_idx[0]``, a
+    runtime value made by one subtraction), both compiled in the same
+    subprocess.
 
 Every compile runs in a fresh ``python`` subprocess (``python -m
 maskopt.tools.cute_compile --_worker JOB.json``).  Reason: the CuTe DSL reads
@@ -48,20 +49,29 @@ SASS is produced with ``cuobjdump -sass`` from the ``nvidia-cuda-cuobjdump``
 wheel (``site-packages/nvidia/cu13/bin/cuobjdump``; ``nvdisasm`` from
 ``nvidia-cuda-nvdisasm`` lives next to it).  The count excludes ``NOP`` and the
 trailing self-branch (``BRA`` to its own address).  The harness kernel costs
-10 instructions with the constant baseline mask (thread index, address
-arithmetic, the store, EXIT): use ``sass_delta`` for the cost of the mask.
+9 instructions with a constant keep word (thread index, address arithmetic,
+the store, EXIT): use ``sass_delta`` for the cost of the mask.
 
-Measured here (nvidia-cutlass-dsl 4.8.1, flash-attn-4 4.0.0b36, sm_100a):
+The baseline (``BASELINE_SOURCE``) is a ONE-OPERATION mask_mod: its keep word
+is ``Uint32(q_idx[0] - kv_idx[0])``, a runtime value made by one subtraction
+of the two indices, so FA4's combination with the seqlen bits and the R2P
+application of a runtime word are in both kernels and a delta is the mask's
+own arithmetic (plus register-allocation effects). A constant word is not a
+fair baseline: with ``0xFFFFFFFF`` FA4's ``mask_val & seqlen_bits`` folds and
+the application simplifies (49 R2P instead of 65), so every delta carried
+about +240 of applying a runtime word. A word of ``q_idx[0]`` alone is
+loop-invariant and lowers the application with P2R/ISETP bit tests instead.
 
-* causal module of the maskopt docs: harness 15 instructions vs 10 for
-  ``BASELINE_SOURCE`` (delta 5: VIADDMNMX, VIMNMX, IADD3, SHF.R.U32.HI and a
-  MOV of the all-ones constant); FA4 kernel 9296 vs 9003 (delta 293).  Caveat
-  for FA4 deltas: with the constant all-ones word FA4's ``mask_val &
-  seqlen_bits`` folds to the seqlen bits alone and part of the application
-  simplifies (49 R2P vs 65 for causal), so the FA4 delta is "mask_mod +
-  combining/applying a runtime word", not mask_mod alone.  (A runtime one-op
-  word such as ``Uint32(q_idx[0])`` is no better a baseline: 9495; it lowers
-  the application differently, with P2R/ISETP bit tests.)
+Measured here (nvidia-cutlass-dsl 4.8.1, flash-attn-4 4.0.0b36, sm_100a),
+FA4 kernel, one-operation words of the two indices: ``q - kv`` 9203,
+``q + kv`` 9204, ``q ^ kv`` 9227, ``kv - q`` 9241 instructions (the constant
+all-ones word: 9003). ``q - kv``, the lowest, is the baseline; torch 2.13
+inductor's causal rendering is 9240 (+37, the issue's "about 40"). The FA4
+counts move by about +-15 with how ptxas allocates registers in the softmax
+loop (spills of the exponentials): a causal word with a redundant ``min(.,
+32)`` added compiled to 11 fewer instructions than without it. Harness: the
+baseline is 11 instructions (the scaffold of a constant word is 9: one LDC of
+the kv base and one IADD3 more).
 * timings (2-core machine, idle): a subprocess costs about 2.5 s of imports;
   a harness ``cute.compile`` 0.12-0.2 s (plus ~0.1 s cuobjdump); an FA4
   compile 5 s (8 s wall for one ``compile_in_fa4``; 10-20 s when the machine
@@ -138,7 +148,8 @@ __all__ = [
 ]
 
 
-#: A one-operation mask_mod (constant all-ones keep word); reference for deltas.
+#: A one-operation mask_mod, the reference for deltas: its keep word is a
+#: runtime value made by one subtraction of the indices (see the module doc).
 BASELINE_SOURCE = '''\
 import cutlass
 import cutlass.cute as cute
@@ -147,7 +158,7 @@ import cutlass.cute as cute
 @cute.jit
 def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
-    packed[0] = cutlass.Uint32(0xFFFFFFFF)
+    packed[0] = cutlass.Uint32(q_idx[0] - kv_idx[0])
     return packed.load()
 
 

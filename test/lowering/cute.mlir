@@ -14,21 +14,23 @@ mask.func @causal {
 // CHECK-EMPTY:
 // CHECK-NEXT: import cutlass
 // CHECK-NEXT: import cutlass.cute as cute
+// CHECK-NEXT: from cutlass._mlir.dialects import llvm
+// CHECK-NEXT: from cutlass.cutlass_dsl import T, dsl_user_op
 // CHECK-NEXT: from flash_attn.cute import utils
 // CHECK-EMPTY:
 // CHECK-EMPTY:
+// CHECK-NEXT: @dsl_user_op
+// CHECK-NEXT: def bmsk_u32(pos, width, *, loc=None, ip=None):
+// CHECK:          "bmsk.clamp.b32 $0, $1, $2;",
 
 // CHECK:      @cute.jit
 // CHECK-NEXT: def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
 // CHECK-NEXT:     """maskopt: mask.func @causal, packed keep word."""
 // CHECK-NEXT:     q = q_idx[0]
 // CHECK-NEXT:     kv = kv_idx[0]
-// CHECK-NEXT:     v = (q - kv)
-// CHECK-NEXT:     v_1 = (cutlass.Int32(31) - v)
-// CHECK-NEXT:     v_2 = max(v_1, cutlass.Int32(0))
-// CHECK-NEXT:     v_3 = utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_2))
+// CHECK-NEXT:     v = bmsk_u32(cutlass.Uint32(0), (max((cutlass.Uint32(q) + cutlass.Uint32(1)), cutlass.Uint32(kv)) - cutlass.Uint32(kv)))
 // CHECK-NEXT:     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
-// CHECK-NEXT:     packed[0] = v_3
+// CHECK-NEXT:     packed[0] = v
 // CHECK-NEXT:     return packed.load()
 // CHECK-EMPTY:
 // CHECK-EMPTY:
@@ -55,25 +57,22 @@ mask.func @prefix_lm {
   mask.yield %r : i1
 }
 
-// With USE_BMSK off (lowering/cute.py), ranges print as the two FA4 shifts
-// and the module defines no bmsk_u32 helper.
+// The upper end max(128, q + 1) - kv is one bit-field mask (PTX bmsk.clamp,
+// a `bmsk_u32` helper the module defines): width max(max(128, q + 1), kv) - kv
+// in Uint32 arithmetic, where q + 1 cannot wrap and the width not go below 0.
 // CHECK:      import cutlass.cute as cute
+// CHECK-NEXT: from cutlass._mlir.dialects import llvm
+// CHECK-NEXT: from cutlass.cutlass_dsl import T, dsl_user_op
 // CHECK-NEXT: from flash_attn.cute import utils
-// CHECK-NOT:  bmsk_u32
+// CHECK:      def bmsk_u32(pos, width, *, loc=None, ip=None):
 // CHECK:      @cute.jit
 // CHECK-NEXT: def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
 // CHECK-NEXT:     """maskopt: mask.func @prefix_lm, packed keep word."""
 // CHECK-NEXT:     q = q_idx[0]
 // CHECK-NEXT:     kv = kv_idx[0]
-// CHECK-NEXT:     v = (cutlass.Int32(128) - kv)
-// CHECK-NEXT:     v_1 = (q - kv)
-// CHECK-NEXT:     v_2 = (cutlass.Int32(31) - v_1)
-// CHECK-NEXT:     v_3 = max(v_2, cutlass.Int32(0))
-// CHECK-NEXT:     v_4 = (cutlass.Int32(32) - v_3)
-// CHECK-NEXT:     v_5 = max(v, v_4)
-// CHECK-NEXT:     v_6 = utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Int32(32) - min(v_5, cutlass.Int32(32))))
+// CHECK-NEXT:     v = bmsk_u32(cutlass.Uint32(0), (max(max(cutlass.Uint32(128), (cutlass.Uint32(q) + cutlass.Uint32(1))), cutlass.Uint32(kv)) - cutlass.Uint32(kv)))
 // CHECK-NEXT:     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
-// CHECK-NEXT:     packed[0] = v_6
+// CHECK-NEXT:     packed[0] = v
 // CHECK-NEXT:     return packed.load()
 // CHECK-EMPTY:
 // CHECK-EMPTY:
@@ -100,17 +99,15 @@ mask.func @sink_or_window {
 // CHECK-NEXT: """maskopt: mask.func @sink_or_window, packed keep word."""
 // CHECK-NEXT:     q = q_idx[0]
 // CHECK-NEXT:     kv = kv_idx[0]
-// CHECK-NEXT:     v = (kv + cutlass.Int32(28))
-// CHECK-NEXT:     v_1 = utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v))
-// CHECK-NEXT:     v_2 = (q - kv)
-// CHECK-NEXT:     v_3 = (cutlass.Int32(31) - v_2)
-// CHECK-NEXT:     v_4 = max(v_3, cutlass.Int32(0))
-// CHECK-NEXT:     v_5 = max(v_2, cutlass.Int32(64))
-// CHECK-NEXT:     v_6 = (v_5 + cutlass.Int32(-64))
-// CHECK-NEXT:     v_7 = (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_4)) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_6)))
-// CHECK-NEXT:     v_8 = (v_1 | v_7)
+// CHECK-NEXT:     v = bmsk_u32(cutlass.Uint32(0), cutlass.Uint32(max((cutlass.Int32(4) - kv), cutlass.Int32(0))))
+// CHECK-NEXT:     v_1 = (q - kv)
+// CHECK-NEXT:     v_2 = max(v_1, cutlass.Int32(64))
+// CHECK-NEXT:     v_3 = (v_2 + cutlass.Int32(-64))
+// CHECK-NEXT:     base = (cutlass.Uint32(kv) + cutlass.Uint32(v_3))
+// CHECK-NEXT:     v_4 = bmsk_u32(cutlass.Uint32(v_3), (max((cutlass.Uint32(q) + cutlass.Uint32(1)), base) - base))
+// CHECK-NEXT:     v_5 = (v | v_4)
 // CHECK-NEXT:     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
-// CHECK-NEXT:     packed[0] = v_8
+// CHECK-NEXT:     packed[0] = v_5
 // CHECK-NEXT:     return packed.load()
 // CHECK-EMPTY:
 // CHECK-EMPTY:
@@ -164,7 +161,7 @@ mask.func @grid_limit {
 // CHECK-NEXT:     l = aux_tensors[0][b, h]
 // CHECK-NEXT:     v = max(l, cutlass.Int32(0))
 // CHECK-NEXT:     v_1 = (v - kv)
-// CHECK-NEXT:     v_2 = utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Int32(32) - min(max(v_1, cutlass.Int32(0)), cutlass.Int32(32))))
+// CHECK-NEXT:     v_2 = bmsk_u32(cutlass.Uint32(0), cutlass.Uint32(max(v_1, cutlass.Int32(0))))
 // CHECK-NEXT:     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
 // CHECK-NEXT:     packed[0] = v_2
 // CHECK-NEXT:     return packed.load()
@@ -336,12 +333,9 @@ mask.func @mask_mod {
 // CHECK-NEXT:     """maskopt: mask.func @mask_mod, packed keep word."""
 // CHECK-NEXT:     q = q_idx[0]
 // CHECK-NEXT:     kv = kv_idx[0]
-// CHECK-NEXT:     v = (q - kv)
-// CHECK-NEXT:     v_1 = (cutlass.Int32(31) - v)
-// CHECK-NEXT:     v_2 = max(v_1, cutlass.Int32(0))
-// CHECK-NEXT:     v_3 = utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_2))
+// CHECK-NEXT:     v = bmsk_u32(cutlass.Uint32(0), (max((cutlass.Uint32(q) + cutlass.Uint32(1)), cutlass.Uint32(kv)) - cutlass.Uint32(kv)))
 // CHECK-NEXT:     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
-// CHECK-NEXT:     packed[0] = v_3
+// CHECK-NEXT:     packed[0] = v
 // CHECK-NEXT:     return packed.load()
 // CHECK-EMPTY:
 // CHECK-EMPTY:
@@ -393,3 +387,71 @@ mask.func @odd_before_q {
 // CHECK-NEXT:     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
 // CHECK-NEXT:     packed[0] = v_1
 // CHECK-NEXT:     return packed.load()
+
+// -----
+
+// A window read from an aux tensor: q - kv - w may leave i32, so
+// fold-intervals clamps it in i64; the CuTe target prints the clamp of that
+// difference in i32 as a - clamp(w, a - 32, a) with a = q - kv (no Int32
+// operation can overflow), and the range [lo, q + 1 - kv) as one bmsk_u32
+// whose width is computed in Uint32 (q + 1 and kv + lo cannot wrap).
+mask.func @aux_window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %win : tensor<4xi32>):
+  %w = mask.load %win[%b] : tensor<4xi32>[i32] -> i32
+  %d = arith.subi %q, %kv : i32
+  %near = arith.cmpi sle, %d, %w : i32
+  %ge = arith.cmpi sge, %q, %kv : i32
+  %r = arith.andi %near, %ge : i1
+  mask.yield %r : i1
+}
+
+// CHECK:      def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
+// CHECK-NEXT:     """maskopt: mask.func @aux_window, packed keep word."""
+// CHECK-NEXT:     b = b_idx[0]
+// CHECK-NEXT:     q = q_idx[0]
+// CHECK-NEXT:     kv = kv_idx[0]
+// CHECK-NEXT:     w = aux_tensors[0][b]
+// CHECK-NEXT:     a = (q - kv)
+// CHECK-NEXT:     v = (a - min(max(w, (a - cutlass.Int32(32))), a))
+// CHECK-NEXT:     base = (cutlass.Uint32(kv) + cutlass.Uint32(v))
+// CHECK-NEXT:     v_1 = bmsk_u32(cutlass.Uint32(v), (max((cutlass.Uint32(q) + cutlass.Uint32(1)), base) - base))
+// CHECK-NEXT:     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
+// CHECK-NEXT:     packed[0] = v_1
+// CHECK-NEXT:     return packed.load()
+
+// -----
+
+// Row-bounded causal: the upper end min(q + 1, max(len, 0)) - kv is a min of
+// two affine ends with the same kv, one Uint32 width.
+mask.func @row_bounded {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %len : tensor<64xi32>):
+  %l = mask.load %len[%q] : tensor<64xi32>[i32] -> i32
+  %le = arith.cmpi sle, %kv, %q : i32
+  %lt = arith.cmpi slt, %kv, %l : i32
+  %r = arith.andi %le, %lt : i1
+  mask.yield %r : i1
+}
+
+// CHECK:      """maskopt: mask.func @row_bounded, packed keep word."""
+// CHECK:          v_1 = bmsk_u32(cutlass.Uint32(0), (max(min((cutlass.Uint32(q) + cutlass.Uint32(1)), cutlass.Uint32(v)), cutlass.Uint32(kv)) - cutlass.Uint32(kv)))
+
+// -----
+
+// An i64 aux start: clamp(start - kv, 0, 32) is clamp(start, kv, kv + 32) - kv
+// in Int64 (fold-intervals' +-2^40 guard clamp is looked through: it cannot
+// change the result), also where it is negated (kv - start, clamped).
+mask.func @doc_start_i64 {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %start : tensor<64xi64>):
+  %s = mask.load %start[%q] : tensor<64xi64>[i32] -> i64
+  %kv64 = arith.extsi %kv : i32 to i64
+  %ge = arith.cmpi sge, %kv64, %s : i64
+  %le = arith.cmpi sle, %kv, %q : i32
+  %r = arith.andi %ge, %le : i1
+  mask.yield %r : i1
+}
+
+// CHECK:      """maskopt: mask.func @doc_start_i64, packed keep word."""
+// CHECK:          wide = cutlass.Int64(kv)
+// CHECK:          v = cutlass.Int32(min(max(s, wide), (wide + cutlass.Int64(32))) - wide)
+// CHECK-NOT:      1099511627776
+// CHECK:          return packed.load()

@@ -123,7 +123,10 @@ def test_dsl_ptx_of_the_old_and_new_forms():
     from maskopt.tools.ptx_lint import lint_sources
 
     new = compiled("batchify_sliding_window_16_128")[2].cute_source
-    old = new.replace("v_11 = (v - kv)", "v_11 = (cutlass.Int32(0) - v_1)")
+    # The pushed negation `v - kv` as the bare `0 - (kv - v)` it used to be.
+    old = new.replace(
+        "    v_1 = (v - kv)\n", "    v_6 = (kv - v)\n    v_1 = (cutlass.Int32(0) - v_6)\n"
+    )
     assert old != new
     leaf = maskopt.compile_mask(_neg_leaf_packed)
     specs = [(t.dtype, tuple(t.shape)) for t in leaf.aux_tensors]

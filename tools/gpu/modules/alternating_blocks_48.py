@@ -2,7 +2,29 @@
 
 import cutlass
 import cutlass.cute as cute
+from cutlass._mlir.dialects import llvm
+from cutlass.cutlass_dsl import T, dsl_user_op
 from flash_attn.cute import utils
+
+
+@dsl_user_op
+def bmsk_u32(pos, width, *, loc=None, ip=None):
+    """Bits [pos, pos + width) of a word, clipped to bit 31, 0 when pos >= 32
+    (PTX bmsk.clamp.b32; operands unsigned)."""
+    return cutlass.Uint32(
+        llvm.inline_asm(
+            T.i32(),
+            [
+                cutlass.Uint32(pos).ir_value(loc=loc, ip=ip),
+                cutlass.Uint32(width).ir_value(loc=loc, ip=ip),
+            ],
+            "bmsk.clamp.b32 $0, $1, $2;",
+            "=r,r,r",
+            has_side_effects=False,
+            is_align_stack=False,
+            asm_dialect=llvm.AsmDialect.AD_ATT,
+        )
+    )
 
 
 @cute.jit
@@ -11,21 +33,21 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     q = q_idx[0]
     kv = kv_idx[0]
     v = (kv % cutlass.Int32(48))
-    v_1 = (cutlass.Int32(48) - v)
-    v_2 = utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Int32(32) - min(v_1, cutlass.Int32(32))))
-    v_3 = (kv // cutlass.Int32(48))
-    remainder = (v_3 % cutlass.Int32(2))
+    v_1 = bmsk_u32(cutlass.Uint32(0), cutlass.Uint32(max((cutlass.Int32(48) - v), cutlass.Int32(0))))
+    v_2 = (kv // cutlass.Int32(48))
+    remainder = (v_2 % cutlass.Int32(2))
     div = (q // cutlass.Int32(48))
     remainder_1 = (div % cutlass.Int32(2))
     eq = (remainder == remainder_1)
-    v_4 = cutlass.Uint32(0)
-    v_5 = (v_2 if eq else v_4)
-    v_6 = utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_1))
-    v_7 = (v_3 + cutlass.Int32(1))
+    v_3 = cutlass.Uint32(0)
+    v_4 = (v_1 if eq else v_3)
+    v_5 = (cutlass.Int32(48) - v)
+    v_6 = utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_5))
+    v_7 = (v_2 + cutlass.Int32(1))
     remainder_2 = (v_7 % cutlass.Int32(2))
     eq_1 = (remainder_2 == remainder_1)
-    v_8 = (v_6 if eq_1 else v_4)
-    v_9 = (v_5 | v_8)
+    v_8 = (v_6 if eq_1 else v_3)
+    v_9 = (v_4 | v_8)
     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
     packed[0] = v_9
     return packed.load()

@@ -2,7 +2,29 @@
 
 import cutlass
 import cutlass.cute as cute
+from cutlass._mlir.dialects import llvm
+from cutlass.cutlass_dsl import T, dsl_user_op
 from flash_attn.cute import utils
+
+
+@dsl_user_op
+def bmsk_u32(pos, width, *, loc=None, ip=None):
+    """Bits [pos, pos + width) of a word, clipped to bit 31, 0 when pos >= 32
+    (PTX bmsk.clamp.b32; operands unsigned)."""
+    return cutlass.Uint32(
+        llvm.inline_asm(
+            T.i32(),
+            [
+                cutlass.Uint32(pos).ir_value(loc=loc, ip=ip),
+                cutlass.Uint32(width).ir_value(loc=loc, ip=ip),
+            ],
+            "bmsk.clamp.b32 $0, $1, $2;",
+            "=r,r,r",
+            has_side_effects=False,
+            is_align_stack=False,
+            asm_dialect=llvm.AsmDialect.AD_ATT,
+        )
+    )
 
 
 @cute.jit
@@ -12,23 +34,24 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     kv = kv_idx[0]
     div = (q // cutlass.Int32(64))
     v = (div * cutlass.Int32(64))
-    v_1 = (kv - v)
-    v_2 = (v_1 + cutlass.Int32(-32))
-    v_3 = max(v_2, cutlass.Int32(0))
-    v_4 = (cutlass.Int32(32) - v_3)
-    v_5 = (kv % cutlass.Int32(64))
-    v_6 = (cutlass.Int32(64) - v_5)
-    v_7 = min(v_4, v_6)
+    v_1 = (v - kv)
+    lo = max(v_1, cutlass.Int32(0))
+    v_2 = (kv - v)
+    v_3 = (v_2 + cutlass.Int32(-32))
+    v_4 = max(v_3, cutlass.Int32(0))
+    v_5 = (cutlass.Int32(32) - v_4)
+    v_6 = (kv % cutlass.Int32(64))
+    v_7 = (cutlass.Int32(64) - v_6)
+    v_8 = min(v_5, v_7)
     remainder = (q % cutlass.Int32(64))
-    v_8 = (remainder - v_5)
-    v_9 = (v_8 + cutlass.Int32(1))
-    v_10 = min(v_7, v_9)
-    v_11 = (v - kv)
-    v_12 = (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Int32(32) - v_10)) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(max(v_11, cutlass.Int32(0)))))
-    v_13 = (v_8 + cutlass.Int32(65))
-    v_14 = min(v_4, v_13)
-    v_15 = max(v_11, v_6)
-    v_16 = (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Int32(32) - v_14)) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_15)))
+    v_9 = (remainder - v_6)
+    v_10 = (v_9 + cutlass.Int32(1))
+    v_11 = min(v_8, v_10)
+    v_12 = bmsk_u32(cutlass.Uint32(lo), cutlass.Uint32(max(v_11, lo) - lo))
+    v_13 = max(v_1, v_7)
+    v_14 = (v_9 + cutlass.Int32(65))
+    v_15 = min(v_5, v_14)
+    v_16 = bmsk_u32(cutlass.Uint32(v_13), cutlass.Uint32(max(v_15, v_13) - v_13))
     v_17 = (v_12 | v_16)
     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
     packed[0] = v_17

@@ -2,7 +2,29 @@
 
 import cutlass
 import cutlass.cute as cute
+from cutlass._mlir.dialects import llvm
+from cutlass.cutlass_dsl import T, dsl_user_op
 from flash_attn.cute import utils
+
+
+@dsl_user_op
+def bmsk_u32(pos, width, *, loc=None, ip=None):
+    """Bits [pos, pos + width) of a word, clipped to bit 31, 0 when pos >= 32
+    (PTX bmsk.clamp.b32; operands unsigned)."""
+    return cutlass.Uint32(
+        llvm.inline_asm(
+            T.i32(),
+            [
+                cutlass.Uint32(pos).ir_value(loc=loc, ip=ip),
+                cutlass.Uint32(width).ir_value(loc=loc, ip=ip),
+            ],
+            "bmsk.clamp.b32 $0, $1, $2;",
+            "=r,r,r",
+            has_side_effects=False,
+            is_align_stack=False,
+            asm_dialect=llvm.AsmDialect.AD_ATT,
+        )
+    )
 
 
 @cute.jit
@@ -11,72 +33,72 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     q = q_idx[0]
     kv = kv_idx[0]
     v = (kv % cutlass.Int32(16))
-    v_1 = (cutlass.Int32(16) - v)
-    v_2 = utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Int32(32) - v_1))
+    v_1 = bmsk_u32(cutlass.Uint32(0), cutlass.Uint32(max((cutlass.Int32(16) - v), cutlass.Int32(0))))
     remainder = (q % cutlass.Int32(256))
     div = (remainder // cutlass.Int32(16))
-    v_3 = (kv // cutlass.Int32(16))
-    v_4 = (v_3 % cutlass.Int32(16))
-    v_5 = (v_4 * cutlass.Int32(16))
-    v_6 = (v_5 + v)
-    v_7 = (v_6 // cutlass.Int32(16))
-    eq = (div == v_7)
+    v_2 = (kv // cutlass.Int32(16))
+    v_3 = (v_2 % cutlass.Int32(16))
+    v_4 = (v_3 * cutlass.Int32(16))
+    v_5 = (v_4 + v)
+    v_6 = (v_5 // cutlass.Int32(16))
+    eq = (div == v_6)
     lt = (q < cutlass.Int32(256))
-    v_8 = (v_3 < cutlass.Int32(16))
-    v_9 = (lt & v_8)
+    v_7 = (v_2 < cutlass.Int32(16))
+    v_8 = (lt & v_7)
     bitwise_not = (lt ^ cutlass.Boolean(True))
-    v_10 = (v_8 ^ cutlass.Boolean(True))
-    v_11 = (bitwise_not & v_10)
-    v_12 = (v_9 | v_11)
-    v_13 = (eq & v_12)
-    v_14 = (eq & bitwise_not)
-    v_15 = (v_14 & v_10)
-    v_16 = (v_3 + cutlass.Int32(1))
-    v_17 = (v_16 < cutlass.Int32(16))
-    v_18 = (v_17 ^ cutlass.Boolean(True))
-    v_19 = (v_15 & v_18)
-    v_20 = (v_13 | v_19)
-    gt = (div > v_7)
-    v_21 = (gt & lt)
-    v_22 = (v_21 & v_10)
-    v_23 = (v_20 | v_22)
-    ge = (div >= v_7)
-    v_24 = (ge & bitwise_not)
-    v_25 = (v_24 & v_10)
-    v_26 = (v_23 | v_25)
-    v_27 = cutlass.Uint32(0)
-    v_28 = (v_2 if v_26 else v_27)
-    v_29 = (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v)) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_1)))
-    v_30 = (v_16 % cutlass.Int32(16))
+    v_9 = (v_7 ^ cutlass.Boolean(True))
+    v_10 = (bitwise_not & v_9)
+    v_11 = (v_8 | v_10)
+    v_12 = (eq & v_11)
+    v_13 = (eq & bitwise_not)
+    v_14 = (v_13 & v_9)
+    v_15 = (v_2 + cutlass.Int32(1))
+    v_16 = (v_15 < cutlass.Int32(16))
+    v_17 = (v_16 ^ cutlass.Boolean(True))
+    v_18 = (v_14 & v_17)
+    v_19 = (v_12 | v_18)
+    gt = (div > v_6)
+    v_20 = (gt & lt)
+    v_21 = (v_20 & v_9)
+    v_22 = (v_19 | v_21)
+    ge = (div >= v_6)
+    v_23 = (ge & bitwise_not)
+    v_24 = (v_23 & v_9)
+    v_25 = (v_22 | v_24)
+    v_26 = cutlass.Uint32(0)
+    v_27 = (v_1 if v_25 else v_26)
+    v_28 = (cutlass.Int32(16) - v)
+    v_29 = (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v)) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_28)))
+    v_30 = (v_15 % cutlass.Int32(16))
     v_31 = (v_30 * cutlass.Int32(16))
     v_32 = (v_31 + v)
     v_33 = (v_32 + cutlass.Int32(-16))
     v_34 = (v_33 // cutlass.Int32(16))
     v_35 = (v_34 + cutlass.Int32(1))
     eq_1 = (div == v_35)
-    v_36 = (lt & v_17)
-    v_37 = (bitwise_not & v_18)
+    v_36 = (lt & v_16)
+    v_37 = (bitwise_not & v_17)
     v_38 = (v_36 | v_37)
     v_39 = (eq_1 & v_38)
     v_40 = (eq_1 & bitwise_not)
-    v_41 = (v_40 & v_18)
-    v_42 = (v_3 + cutlass.Int32(2))
+    v_41 = (v_40 & v_17)
+    v_42 = (v_2 + cutlass.Int32(2))
     v_43 = (v_42 < cutlass.Int32(16))
     v_44 = (v_43 ^ cutlass.Boolean(True))
     v_45 = (v_41 & v_44)
     v_46 = (v_39 | v_45)
-    v_47 = (v_40 & v_10)
-    v_48 = (v_47 & v_18)
+    v_47 = (v_40 & v_9)
+    v_48 = (v_47 & v_17)
     v_49 = (v_46 | v_48)
     gt_1 = (div > v_35)
     v_50 = (gt_1 & lt)
-    v_51 = (v_50 & v_18)
+    v_51 = (v_50 & v_17)
     v_52 = (v_49 | v_51)
     ge_1 = (div >= v_35)
     v_53 = (ge_1 & bitwise_not)
-    v_54 = (v_53 & v_18)
+    v_54 = (v_53 & v_17)
     v_55 = (v_52 | v_54)
-    v_56 = (v_29 if v_55 else v_27)
+    v_56 = (v_29 if v_55 else v_26)
     v_57 = (cutlass.Int32(32) - v)
     v_58 = utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_57))
     v_59 = (v_42 % cutlass.Int32(16))
@@ -91,7 +113,7 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     v_67 = (v_65 | v_66)
     v_68 = (eq_2 & v_67)
     v_69 = (eq_2 & bitwise_not)
-    v_70 = (v_69 & v_18)
+    v_70 = (v_69 & v_17)
     v_71 = (v_70 & v_44)
     v_72 = (v_68 | v_71)
     gt_2 = (div > v_64)
@@ -102,8 +124,8 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     v_76 = (ge_2 & bitwise_not)
     v_77 = (v_76 & v_44)
     v_78 = (v_75 | v_77)
-    v_79 = (v_58 if v_78 else v_27)
-    v_80 = (v_28 | v_56 | v_79)
+    v_79 = (v_58 if v_78 else v_26)
+    v_80 = (v_27 | v_56 | v_79)
     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
     packed[0] = v_80
     return packed.load()

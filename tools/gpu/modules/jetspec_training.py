@@ -2,7 +2,29 @@
 
 import cutlass
 import cutlass.cute as cute
+from cutlass._mlir.dialects import llvm
+from cutlass.cutlass_dsl import T, dsl_user_op
 from flash_attn.cute import utils
+
+
+@dsl_user_op
+def bmsk_u32(pos, width, *, loc=None, ip=None):
+    """Bits [pos, pos + width) of a word, clipped to bit 31, 0 when pos >= 32
+    (PTX bmsk.clamp.b32; operands unsigned)."""
+    return cutlass.Uint32(
+        llvm.inline_asm(
+            T.i32(),
+            [
+                cutlass.Uint32(pos).ir_value(loc=loc, ip=ip),
+                cutlass.Uint32(width).ir_value(loc=loc, ip=ip),
+            ],
+            "bmsk.clamp.b32 $0, $1, $2;",
+            "=r,r,r",
+            has_side_effects=False,
+            is_align_stack=False,
+            asm_dialect=llvm.AsmDialect.AD_ATT,
+        )
+    )
 
 
 @cute.jit
@@ -10,38 +32,39 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     """maskopt: mask.func @jetspec_training, packed keep word."""
     q = q_idx[0]
     kv = kv_idx[0]
-    v = (cutlass.Int32(100) - kv)
-    v_1 = utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Int32(32) - min(v, cutlass.Int32(32))))
+    v = bmsk_u32(cutlass.Uint32(0), cutlass.Uint32(max((cutlass.Int32(100) - kv), cutlass.Int32(0))))
+    v_1 = (cutlass.Int32(100) - kv)
     div = (q // cutlass.Int32(16))
     v_2 = (div * cutlass.Int32(16))
     v_3 = (kv - v_2)
-    v_4 = max(v_3, cutlass.Int32(84))
-    v_5 = (v_4 + cutlass.Int32(-84))
-    v_6 = (cutlass.Int32(32) - v_5)
-    v_7 = (kv + cutlass.Int32(12))
-    v_8 = (v_7 % cutlass.Int32(16))
-    v_9 = (cutlass.Int32(16) - v_8)
-    v_10 = min(v_6, v_9)
+    v_4 = max(v_3, cutlass.Int32(68))
+    v_5 = (cutlass.Int32(100) - v_4)
+    v_6 = max(v_1, v_5)
+    lo = max(v_6, cutlass.Int32(0))
+    v_7 = max(v_3, cutlass.Int32(84))
+    v_8 = (v_7 + cutlass.Int32(-84))
+    v_9 = (cutlass.Int32(32) - v_8)
+    v_10 = (kv + cutlass.Int32(12))
+    v_11 = (v_10 % cutlass.Int32(16))
+    v_12 = (cutlass.Int32(16) - v_11)
+    v_13 = min(v_9, v_12)
     remainder = (q % cutlass.Int32(16))
-    v_11 = (v_8 - remainder)
-    v_12 = (v_11 + cutlass.Int32(31))
-    v_13 = (cutlass.Int32(32) - v_12)
-    v_14 = min(v_10, v_13)
-    v_15 = max(v_3, cutlass.Int32(68))
-    v_16 = (cutlass.Int32(100) - v_15)
-    v_17 = max(v, v_16)
-    v_18 = (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Int32(32) - v_14)) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(max(v_17, cutlass.Int32(0)))))
-    v_19 = (cutlass.Int32(32) - v_8)
-    v_20 = min(v_6, v_19)
-    v_21 = (cutlass.Int32(17) - v_11)
-    v_22 = min(v_20, v_21)
-    v_23 = max(v_17, v_9)
-    v_24 = (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Int32(32) - v_22)) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_23)))
-    v_25 = (cutlass.Int32(33) - v_11)
-    v_26 = min(v_6, v_25)
-    v_27 = max(v_17, v_19)
-    v_28 = (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Int32(32) - v_26)) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_27)))
-    v_29 = (v_1 | v_18 | v_24 | v_28)
+    v_14 = (v_11 - remainder)
+    v_15 = (v_14 + cutlass.Int32(31))
+    v_16 = (cutlass.Int32(32) - v_15)
+    v_17 = min(v_13, v_16)
+    v_18 = bmsk_u32(cutlass.Uint32(lo), cutlass.Uint32(max(v_17, lo) - lo))
+    v_19 = max(v_6, v_12)
+    v_20 = (cutlass.Int32(32) - v_11)
+    v_21 = min(v_9, v_20)
+    v_22 = (cutlass.Int32(17) - v_14)
+    v_23 = min(v_21, v_22)
+    v_24 = bmsk_u32(cutlass.Uint32(v_19), cutlass.Uint32(max(v_23, v_19) - v_19))
+    v_25 = max(v_6, v_20)
+    v_26 = (cutlass.Int32(33) - v_14)
+    v_27 = min(v_9, v_26)
+    v_28 = bmsk_u32(cutlass.Uint32(v_25), cutlass.Uint32(max(v_27, v_25) - v_25))
+    v_29 = (v | v_18 | v_24 | v_28)
     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
     packed[0] = v_29
     return packed.load()

@@ -2,7 +2,29 @@
 
 import cutlass
 import cutlass.cute as cute
+from cutlass._mlir.dialects import llvm
+from cutlass.cutlass_dsl import T, dsl_user_op
 from flash_attn.cute import utils
+
+
+@dsl_user_op
+def bmsk_u32(pos, width, *, loc=None, ip=None):
+    """Bits [pos, pos + width) of a word, clipped to bit 31, 0 when pos >= 32
+    (PTX bmsk.clamp.b32; operands unsigned)."""
+    return cutlass.Uint32(
+        llvm.inline_asm(
+            T.i32(),
+            [
+                cutlass.Uint32(pos).ir_value(loc=loc, ip=ip),
+                cutlass.Uint32(width).ir_value(loc=loc, ip=ip),
+            ],
+            "bmsk.clamp.b32 $0, $1, $2;",
+            "=r,r,r",
+            has_side_effects=False,
+            is_align_stack=False,
+            asm_dialect=llvm.AsmDialect.AD_ATT,
+        )
+    )
 
 
 @cute.jit
@@ -10,30 +32,31 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     """maskopt: mask.func @jetspec_training_p50_b64, packed keep word."""
     q = q_idx[0]
     kv = kv_idx[0]
-    v = (cutlass.Int32(50) - kv)
-    v_1 = utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Int32(32) - min(v, cutlass.Int32(32))))
+    v = bmsk_u32(cutlass.Uint32(0), cutlass.Uint32(max((cutlass.Int32(50) - kv), cutlass.Int32(0))))
+    v_1 = (cutlass.Int32(50) - kv)
     div = (q // cutlass.Int32(64))
     v_2 = (div * cutlass.Int32(64))
     v_3 = (kv - v_2)
-    v_4 = max(v_3, cutlass.Int32(82))
-    v_5 = (v_4 + cutlass.Int32(-82))
-    v_6 = (cutlass.Int32(32) - v_5)
-    v_7 = (kv + cutlass.Int32(14))
-    v_8 = (v_7 % cutlass.Int32(64))
-    v_9 = (cutlass.Int32(64) - v_8)
-    v_10 = min(v_6, v_9)
+    v_4 = (cutlass.Int32(50) - v_3)
+    v_5 = max(v_1, v_4)
+    lo = max(v_5, cutlass.Int32(0))
+    v_6 = max(v_3, cutlass.Int32(82))
+    v_7 = (v_6 + cutlass.Int32(-82))
+    v_8 = (cutlass.Int32(32) - v_7)
+    v_9 = (kv + cutlass.Int32(14))
+    v_10 = (v_9 % cutlass.Int32(64))
+    v_11 = (cutlass.Int32(64) - v_10)
+    v_12 = min(v_8, v_11)
     remainder = (q % cutlass.Int32(64))
-    v_11 = (v_8 - remainder)
-    v_12 = (cutlass.Int32(1) - v_11)
-    v_13 = min(v_10, v_12)
-    v_14 = (cutlass.Int32(50) - v_3)
-    v_15 = max(v, v_14)
-    v_16 = (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Int32(32) - v_13)) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(max(v_15, cutlass.Int32(0)))))
-    v_17 = (cutlass.Int32(65) - v_11)
-    v_18 = min(v_6, v_17)
-    v_19 = max(v_15, v_9)
-    v_20 = (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Int32(32) - v_18)) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_19)))
-    v_21 = (v_1 | v_16 | v_20)
+    v_13 = (v_10 - remainder)
+    v_14 = (cutlass.Int32(1) - v_13)
+    v_15 = min(v_12, v_14)
+    v_16 = bmsk_u32(cutlass.Uint32(lo), cutlass.Uint32(max(v_15, lo) - lo))
+    v_17 = max(v_5, v_11)
+    v_18 = (cutlass.Int32(65) - v_13)
+    v_19 = min(v_8, v_18)
+    v_20 = bmsk_u32(cutlass.Uint32(v_17), cutlass.Uint32(max(v_19, v_17) - v_17))
+    v_21 = (v | v_16 | v_20)
     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
     packed[0] = v_21
     return packed.load()

@@ -2,7 +2,29 @@
 
 import cutlass
 import cutlass.cute as cute
+from cutlass._mlir.dialects import llvm
+from cutlass.cutlass_dsl import T, dsl_user_op
 from flash_attn.cute import utils
+
+
+@dsl_user_op
+def bmsk_u32(pos, width, *, loc=None, ip=None):
+    """Bits [pos, pos + width) of a word, clipped to bit 31, 0 when pos >= 32
+    (PTX bmsk.clamp.b32; operands unsigned)."""
+    return cutlass.Uint32(
+        llvm.inline_asm(
+            T.i32(),
+            [
+                cutlass.Uint32(pos).ir_value(loc=loc, ip=ip),
+                cutlass.Uint32(width).ir_value(loc=loc, ip=ip),
+            ],
+            "bmsk.clamp.b32 $0, $1, $2;",
+            "=r,r,r",
+            has_side_effects=False,
+            is_align_stack=False,
+            asm_dialect=llvm.AsmDialect.AD_ATT,
+        )
+    )
 
 
 @cute.jit
@@ -15,36 +37,37 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     clamp_max = min(clamp_min, cutlass.Int32(14))
     v = (clamp_max * cutlass.Int32(16))
     v_1 = (kv - v)
-    v_2 = (cutlass.Int32(32) - v_1)
-    v_3 = (kv % cutlass.Int32(16))
-    v_4 = (cutlass.Int32(16) - v_3)
-    v_5 = min(v_2, v_4)
+    v_2 = (cutlass.Int32(-16) - v_1)
     remainder = (q % cutlass.Int32(16))
     clamp_min_1 = max(remainder, cutlass.Int32(1))
     clamp_max_1 = min(clamp_min_1, cutlass.Int32(14))
-    v_6 = (v_3 - clamp_max_1)
-    v_7 = (v_6 + cutlass.Int32(30))
-    v_8 = (cutlass.Int32(32) - v_7)
-    v_9 = min(v_5, v_8)
-    v_10 = (cutlass.Int32(-16) - v_1)
-    v_11 = (clamp_max_1 - v_3)
-    v_12 = (v_11 + cutlass.Int32(-1))
-    v_13 = max(v_10, v_12)
-    v_14 = (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Int32(32) - v_9)) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(max(v_13, cutlass.Int32(0)))))
-    v_15 = (cutlass.Int32(32) - v_3)
-    v_16 = min(v_2, v_15)
-    v_17 = (cutlass.Int32(18) - v_6)
-    v_18 = min(v_16, v_17)
-    v_19 = max(v_10, v_4)
-    v_20 = (v_11 + cutlass.Int32(15))
-    v_21 = max(v_19, v_20)
-    v_22 = (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Int32(32) - v_18)) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_21)))
-    v_23 = (cutlass.Int32(34) - v_6)
-    v_24 = min(v_2, v_23)
-    v_25 = max(v_10, v_15)
-    v_26 = (v_11 + cutlass.Int32(31))
-    v_27 = max(v_25, v_26)
-    v_28 = (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Int32(32) - min(v_24, cutlass.Int32(32)))) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_27)))
+    v_3 = (kv % cutlass.Int32(16))
+    v_4 = (clamp_max_1 - v_3)
+    v_5 = (v_4 + cutlass.Int32(-1))
+    v_6 = max(v_2, v_5)
+    lo = max(v_6, cutlass.Int32(0))
+    v_7 = (cutlass.Int32(32) - v_1)
+    v_8 = (cutlass.Int32(16) - v_3)
+    v_9 = min(v_7, v_8)
+    v_10 = (v_3 - clamp_max_1)
+    v_11 = (v_10 + cutlass.Int32(30))
+    v_12 = (cutlass.Int32(32) - v_11)
+    v_13 = min(v_9, v_12)
+    v_14 = bmsk_u32(cutlass.Uint32(lo), cutlass.Uint32(max(v_13, lo) - lo))
+    v_15 = max(v_2, v_8)
+    v_16 = (v_4 + cutlass.Int32(15))
+    v_17 = max(v_15, v_16)
+    v_18 = (cutlass.Int32(32) - v_3)
+    v_19 = min(v_7, v_18)
+    v_20 = (cutlass.Int32(18) - v_10)
+    v_21 = min(v_19, v_20)
+    v_22 = bmsk_u32(cutlass.Uint32(v_17), cutlass.Uint32(max(v_21, v_17) - v_17))
+    v_23 = max(v_2, v_18)
+    v_24 = (v_4 + cutlass.Int32(31))
+    v_25 = max(v_23, v_24)
+    v_26 = (cutlass.Int32(34) - v_10)
+    v_27 = min(v_7, v_26)
+    v_28 = bmsk_u32(cutlass.Uint32(v_25), cutlass.Uint32(max(v_27, v_25) - v_25))
     v_29 = (v_14 | v_22 | v_28)
     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
     packed[0] = v_29

@@ -2,7 +2,29 @@
 
 import cutlass
 import cutlass.cute as cute
+from cutlass._mlir.dialects import llvm
+from cutlass.cutlass_dsl import T, dsl_user_op
 from flash_attn.cute import utils
+
+
+@dsl_user_op
+def bmsk_u32(pos, width, *, loc=None, ip=None):
+    """Bits [pos, pos + width) of a word, clipped to bit 31, 0 when pos >= 32
+    (PTX bmsk.clamp.b32; operands unsigned)."""
+    return cutlass.Uint32(
+        llvm.inline_asm(
+            T.i32(),
+            [
+                cutlass.Uint32(pos).ir_value(loc=loc, ip=ip),
+                cutlass.Uint32(width).ir_value(loc=loc, ip=ip),
+            ],
+            "bmsk.clamp.b32 $0, $1, $2;",
+            "=r,r,r",
+            has_side_effects=False,
+            is_align_stack=False,
+            asm_dialect=llvm.AsmDialect.AD_ATT,
+        )
+    )
 
 
 @cute.jit
@@ -15,27 +37,28 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     clamp_max = min(clamp_min, cutlass.Int32(37))
     v = (clamp_max * cutlass.Int32(40))
     v_1 = (kv - v)
-    v_2 = (cutlass.Int32(120) - v_1)
-    v_3 = (kv % cutlass.Int32(40))
-    v_4 = (cutlass.Int32(40) - v_3)
-    v_5 = min(v_2, v_4)
+    v_2 = (cutlass.Int32(-80) - v_1)
     remainder = (q % cutlass.Int32(40))
     clamp_min_1 = max(remainder, cutlass.Int32(2))
     clamp_max_1 = min(clamp_min_1, cutlass.Int32(37))
-    v_6 = (v_3 - clamp_max_1)
-    v_7 = (cutlass.Int32(3) - v_6)
-    v_8 = min(v_5, v_7)
-    v_9 = (cutlass.Int32(-80) - v_1)
-    v_10 = (clamp_max_1 - v_3)
-    v_11 = (v_10 + cutlass.Int32(-2))
-    v_12 = max(v_9, v_11)
-    v_13 = (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Int32(32) - min(v_8, cutlass.Int32(32)))) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(max(v_12, cutlass.Int32(0)))))
-    v_14 = (cutlass.Int32(43) - v_6)
-    v_15 = min(v_2, v_14)
-    v_16 = max(v_9, v_4)
-    v_17 = (v_10 + cutlass.Int32(38))
-    v_18 = max(v_16, v_17)
-    v_19 = (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Int32(32) - min(v_15, cutlass.Int32(32)))) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_18)))
+    v_3 = (kv % cutlass.Int32(40))
+    v_4 = (clamp_max_1 - v_3)
+    v_5 = (v_4 + cutlass.Int32(-2))
+    v_6 = max(v_2, v_5)
+    lo = max(v_6, cutlass.Int32(0))
+    v_7 = (cutlass.Int32(120) - v_1)
+    v_8 = (cutlass.Int32(40) - v_3)
+    v_9 = min(v_7, v_8)
+    v_10 = (v_3 - clamp_max_1)
+    v_11 = (cutlass.Int32(3) - v_10)
+    v_12 = min(v_9, v_11)
+    v_13 = bmsk_u32(cutlass.Uint32(lo), cutlass.Uint32(max(v_12, lo) - lo))
+    v_14 = max(v_2, v_8)
+    v_15 = (v_4 + cutlass.Int32(38))
+    v_16 = max(v_14, v_15)
+    v_17 = (cutlass.Int32(43) - v_10)
+    v_18 = min(v_7, v_17)
+    v_19 = bmsk_u32(cutlass.Uint32(v_16), cutlass.Uint32(max(v_18, v_16) - v_16))
     v_20 = (v_13 | v_19)
     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
     packed[0] = v_20

@@ -2,7 +2,29 @@
 
 import cutlass
 import cutlass.cute as cute
+from cutlass._mlir.dialects import llvm
+from cutlass.cutlass_dsl import T, dsl_user_op
 from flash_attn.cute import utils
+
+
+@dsl_user_op
+def bmsk_u32(pos, width, *, loc=None, ip=None):
+    """Bits [pos, pos + width) of a word, clipped to bit 31, 0 when pos >= 32
+    (PTX bmsk.clamp.b32; operands unsigned)."""
+    return cutlass.Uint32(
+        llvm.inline_asm(
+            T.i32(),
+            [
+                cutlass.Uint32(pos).ir_value(loc=loc, ip=ip),
+                cutlass.Uint32(width).ir_value(loc=loc, ip=ip),
+            ],
+            "bmsk.clamp.b32 $0, $1, $2;",
+            "=r,r,r",
+            has_side_effects=False,
+            is_align_stack=False,
+            asm_dialect=llvm.AsmDialect.AD_ATT,
+        )
+    )
 
 
 @cute.jit
@@ -10,25 +32,25 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     """maskopt: mask.func @spatial_head_sink, packed keep word."""
     q = q_idx[0]
     kv = kv_idx[0]
-    v = (cutlass.Int32(170) - kv)
-    v_1 = utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Int32(32) - min(v, cutlass.Int32(32))))
-    v_2 = cutlass.Uint32(0xFFFFFFFF)
+    v = bmsk_u32(cutlass.Uint32(0), cutlass.Uint32(max((cutlass.Int32(170) - kv), cutlass.Int32(0))))
+    v_1 = cutlass.Uint32(0xFFFFFFFF)
     lt = (q < cutlass.Int32(50))
-    v_3 = cutlass.Uint32(0)
-    v_4 = (v_2 if lt else v_3)
-    v_5 = (kv - q)
-    v_6 = max(v_5, cutlass.Int32(192))
-    v_7 = (v_6 + cutlass.Int32(-192))
-    v_8 = (q - kv)
-    v_9 = min(v_8, cutlass.Int32(31))
-    v_10 = (v_9 + cutlass.Int32(1))
-    v_11 = (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_7)) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(max(v_10, cutlass.Int32(0)))))
-    v_12 = max(v_8, cutlass.Int32(223))
-    v_13 = (v_12 + cutlass.Int32(-223))
-    v_14 = (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Int32(32) - v_10)) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_13)))
-    v_15 = (v_1 | v_4 | v_11 | v_14)
+    v_2 = cutlass.Uint32(0)
+    v_3 = (v_1 if lt else v_2)
+    v_4 = (kv - q)
+    v_5 = max(v_4, cutlass.Int32(192))
+    v_6 = (q - kv)
+    v_7 = min(v_6, cutlass.Int32(31))
+    v_8 = (v_7 + cutlass.Int32(1))
+    lo = max(v_8, cutlass.Int32(0))
+    base = (cutlass.Uint32(v_5) + cutlass.Uint32(lo))
+    v_9 = bmsk_u32(cutlass.Uint32(lo), (max(cutlass.Uint32(224), base) - base))
+    v_10 = max(v_6, cutlass.Int32(223))
+    v_11 = (v_10 + cutlass.Int32(-223))
+    v_12 = bmsk_u32(cutlass.Uint32(v_11), cutlass.Uint32(max(v_8, v_11) - v_11))
+    v_13 = (v | v_3 | v_9 | v_12)
     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
-    packed[0] = v_15
+    packed[0] = v_13
     return packed.load()
 
 

@@ -2,7 +2,29 @@
 
 import cutlass
 import cutlass.cute as cute
+from cutlass._mlir.dialects import llvm
+from cutlass.cutlass_dsl import T, dsl_user_op
 from flash_attn.cute import utils
+
+
+@dsl_user_op
+def bmsk_u32(pos, width, *, loc=None, ip=None):
+    """Bits [pos, pos + width) of a word, clipped to bit 31, 0 when pos >= 32
+    (PTX bmsk.clamp.b32; operands unsigned)."""
+    return cutlass.Uint32(
+        llvm.inline_asm(
+            T.i32(),
+            [
+                cutlass.Uint32(pos).ir_value(loc=loc, ip=ip),
+                cutlass.Uint32(width).ir_value(loc=loc, ip=ip),
+            ],
+            "bmsk.clamp.b32 $0, $1, $2;",
+            "=r,r,r",
+            has_side_effects=False,
+            is_align_stack=False,
+            asm_dialect=llvm.AsmDialect.AD_ATT,
+        )
+    )
 
 
 @cute.jit
@@ -11,45 +33,45 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     q = q_idx[0]
     kv = kv_idx[0]
     v = (kv % cutlass.Int32(16))
-    v_1 = (cutlass.Int32(16) - v)
-    v_2 = utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Int32(32) - v_1))
+    v_1 = bmsk_u32(cutlass.Uint32(0), cutlass.Uint32(max((cutlass.Int32(16) - v), cutlass.Int32(0))))
     lt = (q < cutlass.Int32(576))
-    v_3 = (kv // cutlass.Int32(16))
-    v_4 = (v_3 < cutlass.Int32(36))
-    v_5 = (lt & v_4)
-    div = (v_3 // cutlass.Int32(6))
+    v_2 = (kv // cutlass.Int32(16))
+    v_3 = (v_2 < cutlass.Int32(36))
+    v_4 = (lt & v_3)
+    div = (v_2 // cutlass.Int32(6))
     div_1 = (q // cutlass.Int32(16))
     div_2 = (div_1 // cutlass.Int32(6))
     clamp_min = max(div_2, cutlass.Int32(1))
     clamp_max = min(clamp_min, cutlass.Int32(4))
     sub = (clamp_max - cutlass.Int32(1))
     ge = (div >= sub)
-    v_6 = (v_5 & ge)
+    v_5 = (v_4 & ge)
     add = (clamp_max + cutlass.Int32(1))
     le = (div <= add)
-    v_7 = (v_6 & le)
-    remainder = (v_3 % cutlass.Int32(6))
+    v_6 = (v_5 & le)
+    remainder = (v_2 % cutlass.Int32(6))
     remainder_1 = (div_1 % cutlass.Int32(6))
     clamp_min_1 = max(remainder_1, cutlass.Int32(1))
     clamp_max_1 = min(clamp_min_1, cutlass.Int32(4))
     sub_1 = (clamp_max_1 - cutlass.Int32(1))
     ge_1 = (remainder >= sub_1)
-    v_8 = (v_7 & ge_1)
+    v_7 = (v_6 & ge_1)
     add_1 = (clamp_max_1 + cutlass.Int32(1))
     le_1 = (remainder <= add_1)
-    v_9 = (v_8 & le_1)
-    v_10 = (v_3 >= cutlass.Int32(36))
-    v_11 = (lt & v_10)
-    v_12 = (v_3 < cutlass.Int32(40))
-    v_13 = (v_11 & v_12)
-    v_14 = (v_9 | v_13)
+    v_8 = (v_7 & le_1)
+    v_9 = (v_2 >= cutlass.Int32(36))
+    v_10 = (lt & v_9)
+    v_11 = (v_2 < cutlass.Int32(40))
+    v_12 = (v_10 & v_11)
+    v_13 = (v_8 | v_12)
     ge_2 = (q >= cutlass.Int32(576))
-    v_15 = (ge_2 & v_12)
-    v_16 = (v_14 | v_15)
-    v_17 = cutlass.Uint32(0)
-    v_18 = (v_2 if v_16 else v_17)
-    v_19 = (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v)) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_1)))
-    v_20 = (v_3 + cutlass.Int32(1))
+    v_14 = (ge_2 & v_11)
+    v_15 = (v_13 | v_14)
+    v_16 = cutlass.Uint32(0)
+    v_17 = (v_1 if v_15 else v_16)
+    v_18 = (cutlass.Int32(16) - v)
+    v_19 = (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v)) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_18)))
+    v_20 = (v_2 + cutlass.Int32(1))
     v_21 = (v_20 < cutlass.Int32(36))
     v_22 = (lt & v_21)
     div_3 = (v_20 // cutlass.Int32(6))
@@ -69,10 +91,10 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     v_31 = (v_26 | v_30)
     v_32 = (ge_2 & v_29)
     v_33 = (v_31 | v_32)
-    v_34 = (v_19 if v_33 else v_17)
+    v_34 = (v_19 if v_33 else v_16)
     v_35 = (cutlass.Int32(32) - v)
     v_36 = utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_35))
-    v_37 = (v_3 + cutlass.Int32(2))
+    v_37 = (v_2 + cutlass.Int32(2))
     v_38 = (v_37 < cutlass.Int32(36))
     v_39 = (lt & v_38)
     div_4 = (v_37 // cutlass.Int32(6))
@@ -92,8 +114,8 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     v_48 = (v_43 | v_47)
     v_49 = (ge_2 & v_46)
     v_50 = (v_48 | v_49)
-    v_51 = (v_36 if v_50 else v_17)
-    v_52 = (v_18 | v_34 | v_51)
+    v_51 = (v_36 if v_50 else v_16)
+    v_52 = (v_17 | v_34 | v_51)
     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
     packed[0] = v_52
     return packed.load()

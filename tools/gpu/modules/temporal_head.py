@@ -2,7 +2,29 @@
 
 import cutlass
 import cutlass.cute as cute
+from cutlass._mlir.dialects import llvm
+from cutlass.cutlass_dsl import T, dsl_user_op
 from flash_attn.cute import utils
+
+
+@dsl_user_op
+def bmsk_u32(pos, width, *, loc=None, ip=None):
+    """Bits [pos, pos + width) of a word, clipped to bit 31, 0 when pos >= 32
+    (PTX bmsk.clamp.b32; operands unsigned)."""
+    return cutlass.Uint32(
+        llvm.inline_asm(
+            T.i32(),
+            [
+                cutlass.Uint32(pos).ir_value(loc=loc, ip=ip),
+                cutlass.Uint32(width).ir_value(loc=loc, ip=ip),
+            ],
+            "bmsk.clamp.b32 $0, $1, $2;",
+            "=r,r,r",
+            has_side_effects=False,
+            is_align_stack=False,
+            asm_dialect=llvm.AsmDialect.AD_ATT,
+        )
+    )
 
 
 @cute.jit
@@ -10,39 +32,40 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     """maskopt: mask.func @temporal_head, packed keep word."""
     q = q_idx[0]
     kv = kv_idx[0]
-    v = (cutlass.Int32(50) - kv)
-    v_1 = utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Int32(32) - min(v, cutlass.Int32(32))))
-    v_2 = cutlass.Uint32(0xFFFFFFFF)
+    v = bmsk_u32(cutlass.Uint32(0), cutlass.Uint32(max((cutlass.Int32(50) - kv), cutlass.Int32(0))))
+    v_1 = cutlass.Uint32(0xFFFFFFFF)
     lt = (q < cutlass.Int32(50))
-    v_3 = cutlass.Uint32(0)
-    v_4 = (v_2 if lt else v_3)
-    v_5 = cutlass.Int64(kv)
-    v_6 = (v_5 + cutlass.Int64(70))
-    v_7 = (v_6 % cutlass.Int64(120))
-    v_8 = cutlass.Int32(v_7)
-    v_9 = (cutlass.Int32(120) - v_8)
+    v_2 = cutlass.Uint32(0)
+    v_3 = (v_1 if lt else v_2)
     sub = (q - cutlass.Int32(50))
     rem = (sub % cutlass.Int32(120))
     remainder = (rem + cutlass.Int32(120) if rem < cutlass.Int32(0) else rem)
-    v_10 = (v_8 - remainder)
-    v_11 = (cutlass.Int32(30) - v_10)
-    v_12 = min(v_9, v_11)
-    v_13 = (remainder - v_8)
-    v_14 = (v_13 + cutlass.Int32(1))
-    v_15 = (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Int32(32) - min(v_12, cutlass.Int32(32)))) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(max(v_14, cutlass.Int32(0)))))
-    v_16 = (cutlass.Int32(150) - v_10)
-    v_17 = (v_13 + cutlass.Int32(121))
-    v_18 = max(v_9, v_17)
-    v_19 = (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Int32(32) - min(v_16, cutlass.Int32(32)))) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_18)))
-    v_20 = min(v_14, v_9)
-    v_21 = (v_13 + cutlass.Int32(-29))
-    v_22 = (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Int32(32) - min(v_20, cutlass.Int32(32)))) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(max(v_21, cutlass.Int32(0)))))
-    v_23 = (v_13 + cutlass.Int32(91))
-    v_24 = max(v_9, v_23)
-    v_25 = (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Int32(32) - min(v_17, cutlass.Int32(32)))) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_24)))
-    v_26 = (v_1 | v_4 | v_15 | v_19 | v_22 | v_25)
+    v_4 = cutlass.Int64(kv)
+    v_5 = (v_4 + cutlass.Int64(70))
+    v_6 = (v_5 % cutlass.Int64(120))
+    v_7 = cutlass.Int32(v_6)
+    v_8 = (remainder - v_7)
+    v_9 = (v_8 + cutlass.Int32(1))
+    lo = max(v_9, cutlass.Int32(0))
+    v_10 = (cutlass.Int32(120) - v_7)
+    v_11 = (v_7 - remainder)
+    v_12 = (cutlass.Int32(30) - v_11)
+    v_13 = min(v_10, v_12)
+    v_14 = bmsk_u32(cutlass.Uint32(lo), cutlass.Uint32(max(v_13, lo) - lo))
+    v_15 = (v_8 + cutlass.Int32(121))
+    v_16 = max(v_10, v_15)
+    v_17 = (cutlass.Int32(150) - v_11)
+    v_18 = bmsk_u32(cutlass.Uint32(v_16), cutlass.Uint32(max(v_17, v_16) - v_16))
+    v_19 = (v_8 + cutlass.Int32(-29))
+    lo_1 = max(v_19, cutlass.Int32(0))
+    v_20 = min(v_9, v_10)
+    v_21 = bmsk_u32(cutlass.Uint32(lo_1), cutlass.Uint32(max(v_20, lo_1) - lo_1))
+    v_22 = (v_8 + cutlass.Int32(91))
+    v_23 = max(v_10, v_22)
+    v_24 = bmsk_u32(cutlass.Uint32(v_23), cutlass.Uint32(max(v_15, v_23) - v_23))
+    v_25 = (v | v_3 | v_14 | v_18 | v_21 | v_24)
     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
-    packed[0] = v_26
+    packed[0] = v_25
     return packed.load()
 
 
