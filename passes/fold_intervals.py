@@ -54,7 +54,7 @@ from maskopt.passes.analysis import (
     postorder,
     type_range,
 )
-from maskopt.passes.lane_bits import LaneBits
+from maskopt.passes.lane_bits import UNIFORM, LaneBits
 from maskopt.passes.remarks import Reason, emit_remark, remark_for
 
 #: arith.cmpi predicate number -> name, for the signed and equality predicates
@@ -939,10 +939,19 @@ class _Folder:
             if x not in self.forms.dependent:
                 memo[x] = x
                 continue
+            xb = bits.bits(x)
+            if xb is not None and UNIFORM not in xb:
+                # Every bit of x depends on the offset in the block alone:
+                # its value at the block start (offset 0) is a constant.
+                w = len(xb)
+                c = sum(1 << i for i, tt in enumerate(xb) if tt & 1)
+                memo[x] = self.const(c - (1 << w) if c >> (w - 1) else c, x.type)
+                continue
             if bits.is_leaf(x):
-                if x.type != start.type:
-                    return None
-                memo[x] = start
+                # The leaf's value at the block start is the start itself,
+                # which fits the leaf's type (a lane of the window has it, or
+                # the block has no lane and the start is the window base's).
+                memo[x] = self.cast(start, x.type)
                 continue
             op = x.owner
             if not isinstance(op, Operation) or len(op.results) != 1:
@@ -955,6 +964,19 @@ class _Folder:
                 return None
             memo[x] = new.results[0]
         return memo.get(v)
+
+    def cast(self, v: SSAValue, t) -> SSAValue:
+        """`v` sign-extended or truncated to `t` (memoized)."""
+        if v.type == t:
+            return v
+        key = ("cast", v, t)
+        if key not in self.at_blocks:
+            assert isinstance(v.type, IntegerType) and isinstance(t, IntegerType)
+            wider = t.width.data > v.type.width.data
+            self.at_blocks[key] = self._insert(
+                arith.ExtSIOp(v, t) if wider else arith.TruncIOp(v, t)
+            )
+        return self.at_blocks[key]
 
     def table_cmp(self, op: arith.CmpiOp) -> Runs | None:
         """
@@ -978,6 +1000,8 @@ class _Folder:
         if tl is None or tr is None:
             return None
         table = tuple(a - b for a, b in zip(tl, tr))
+        if not all(-(2**63) <= x < 2**63 - 1 for x in table):
+            return None  # the table is an i64 array (and is negated below)
         block = self.block(base)
         if block is None:
             return None
@@ -1000,19 +1024,23 @@ class _Folder:
             clip = (None, split) if k == 0 else (split, None)
             place = Run(his=(split,)) if k == 0 else Run(los=(split,))
 
-            def tab(gt: bool, t: SSAValue) -> Run:
-                return Run(tabs=((shifts[k], table, gt, t) + clip,))
-
             # T <= w, T < w (<= w - 1), T > w, T >= w (> w - 1)
             need = {"sle": [(False, 0)], "slt": [(False, -1)], "sgt": [(True, 0)],
                     "sge": [(True, -1)], "eq": [(False, 0), (True, -1)],
                     "ne": [(False, -1), (True, 0)]}[pred]
             factors = []
             for gt, c in need:
-                t = thr(c)
+                tb = table
+                if w.terms and all(d < 0 for _, d in w.terms):
+                    # A threshold with only negated terms would need a
+                    # negation: T <= f is -T > -f - 1 and T > f is -T <= -f - 1.
+                    tb, gt, c = tuple(-x for x in table), not gt, -c - 1
+                    t = Materializer(self.forms).emit(w.scale(-1) + Affine((), c), self.at)
+                else:
+                    t = thr(c)
                 if t is None:
                     return None
-                factors.append(tab(gt, t))
+                factors.append(Run(tabs=((shifts[k], tb, gt, t) + clip,)))
             if pred == "ne":
                 runs += [place & f for f in factors]
             else:
