@@ -790,7 +790,7 @@ class _FunctionPrinter:
         if sr.hi <= 0:
             neg = self.negation(shift, wraps=sr.lo <= -(2**31))
             return f"utils.shl_u32({word}, cutlass.Uint32({neg}))"
-        if not self.inline and not word.isidentifier():
+        if not self.inline and not word.isidentifier() and not re.fullmatch(r"cutlass\.Uint32\(0x[0-9a-f]+\)", word):
             name = self.ctx.fresh("tbl")
             self.ctx.line(f"{name} = {word}")
             word = name

@@ -792,7 +792,8 @@ class _Folder:
                 for operand in (op.lhs, op.rhs):
                     if operand in self.forms.dependent and self.forms.of(operand) is None:
                         r = self.forms.explain(operand)
-                        raise NotFoldable(r.message, r.at, r.suggestion)  # type: ignore[arg-type]
+                        message = r.message + self.bitwise_why(op, r.at)
+                        raise NotFoldable(message, r.at, r.suggestion)  # type: ignore[arg-type]
                 raise NotFoldable(
                     f"{describe(value)} compares lane-dependent values in a way lane-affine "
                     "could not rewrite (unsigned predicate or a bound that may "
@@ -908,13 +909,14 @@ class _Folder:
                 return None
         t = a.type
         assert isinstance(t, IntegerType)
-        o = self._insert(arith.AndIOp(a, self.const(LANES - 1, t)))
-        h0 = self._insert(arith.AndIOp(a, self.const(-LANES, t)))
-        a31 = arith.AddiOp(a, self.const(LANES - 1, t))
+        c31, cm32 = self.const(LANES - 1, t), self.const(-LANES, t)
+        o = self._insert(arith.AndIOp(a, c31))
+        h0 = self._insert(arith.AndIOp(a, cm32))
+        a31 = arith.AddiOp(a, c31)
         self._insert(a31)
         if self.forms.ranges.may_wrap(a31):
             return None
-        h1 = self._insert(arith.AndIOp(a31.result, self.const(-LANES, t)))
+        h1 = self._insert(arith.AndIOp(a31.result, cm32))
         if t != i32:
             o = self._insert(arith.TruncIOp(o, i32))
         o.name_hint = "off"
@@ -964,6 +966,25 @@ class _Folder:
                 return None
             memo[x] = new.results[0]
         return memo.get(v)
+
+    def bitwise_why(self, op: arith.CmpiOp, at: SSAValue | None) -> str:
+        """Why a comparison whose culprit `at` is a bitwise op is no table
+        comparison either (see `table_cmp`), or ''."""
+        if at is None or not isinstance(
+            at.owner, (arith.AndIOp, arith.OrIOp, arith.XOrIOp)
+        ):
+            return ""
+        base = self.block_base(op)
+        if base is None:
+            return ""
+        bits = self.lane_bits.get(base.key()) or LaneBits(self.forms, base)
+        operands = at.owner.operands
+        if bits.bits(at) is None and all(bits.bits(x) is not None for x in operands):
+            return (
+                "; nor a bitwise function of the KV offset within a 32-block: it "
+                "combines a bit of the offset with a lane-uniform bit in one position"
+            )
+        return ""
 
     def cast(self, v: SSAValue, t) -> SSAValue:
         """`v` sign-extended or truncated to `t` (memoized)."""
@@ -1018,8 +1039,12 @@ class _Folder:
                 return None
             w = fy - fx  # X - Y = D(H) + T(r) <pred> 0  <=>  T(r) <pred> w
 
-            def thr(c: int, w=w) -> SSAValue | None:
-                return Materializer(self.forms).emit(w + Affine((), c), self.at)
+            def thr(c: int, w=w, sign: int = 1) -> SSAValue | None:
+                form = w.scale(sign) + Affine((), c)
+                key = ("threshold", form.key())
+                if key not in self.at_blocks:
+                    self.at_blocks[key] = Materializer(self.forms).emit(form, self.at)
+                return self.at_blocks[key]
 
             clip = (None, split) if k == 0 else (split, None)
             place = Run(his=(split,)) if k == 0 else Run(los=(split,))
@@ -1035,7 +1060,7 @@ class _Folder:
                     # A threshold with only negated terms would need a
                     # negation: T <= f is -T > -f - 1 and T > f is -T <= -f - 1.
                     tb, gt, c = tuple(-x for x in table), not gt, -c - 1
-                    t = Materializer(self.forms).emit(w.scale(-1) + Affine((), c), self.at)
+                    t = thr(c, sign=-1)
                 else:
                     t = thr(c)
                 if t is None:
