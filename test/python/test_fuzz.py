@@ -269,3 +269,25 @@ def test_cli_smoke(capsys):
     assert fuzz.main(["--masks", "4", "--seed", "3"]) == 0
     out = capsys.readouterr().out
     assert "masks 4" in out and "pack rate" in out
+
+
+def test_bitwise_kv_forms_are_generated_and_pack_as_tables():
+    """The grammar's bitwise kv forms (``kv_bits``) reach the compiler; the
+    masks built on them are exact, and some pack as `interval.table` sets."""
+    import maskopt
+
+    forms = ("(kv_idx & ", "((kv_idx >> ", "(kv_idx | ", "((kv_idx ^ ", "((kv_idx // ",
+             "(kv_idx & 0x55555555)", "((kv_idx << ")
+    seen, tables = 0, 0
+    for seed in range(400):
+        m = fuzz.random_mask(seed, depth=1)
+        if not any(f in m.source for f in forms):
+            continue
+        seen += 1
+        o = fuzz.check(m, n_rows=2)
+        assert_exact(o, m.source)
+        if o.packed:
+            tables += "interval.table" in str(maskopt.compile_mask(m.mask_mod).module)
+        if seen >= 12:
+            break
+    assert seen >= 12 and tables >= 1, (seen, tables)
