@@ -14,7 +14,12 @@ lower bounds (lo <= L), upper bounds (L < hi) and lane-uniform conditions:
   `select` on a lane-uniform condition chooses, i1 equality is xnor;
 - `(X mod P) <pred> r` with X lane-affine (coefficient +-1), P <= 32 and r
   constants is a periodic factor `interval.periodic` (residue mask), which
-  intersects and complements like a bound.
+  intersects and complements like a bound;
+- `X <pred> Y` where X - Y is a bitwise function of kv = A + L (`&`, `|`,
+  `^`, shifts by constants, power-of-two `//` and `%`, sums of such; see
+  `maskopt.passes.lane_bits`) is, in each of the two aligned blocks of 32 KV
+  indices the window spans, a threshold set `interval.table` of a constant
+  table of the offset in the block: one run per block (`table_cmp`).
 
 Every union and intersection is simplified before `max-intervals` is
 checked: provably empty runs are dropped (a lower bound at or past an upper

@@ -844,7 +844,8 @@ class _Gen:
             return _mk("((kv_idx >> 3) + (kv_idx & 7))", "i32", kv, consts=(3, 7), rng=(0, (I32_MAX >> 3) + 7))
         k = ch.pick([1, 3, 4])
         m = ch.pick([0xF8, 0xFF, 0x1F0])
-        return _mk(f"((kv_idx << {k}) & {m})", "i32", kv, consts=(k, m), rng=(0, m))
+        shl = _mk(f"({{0}} << {k})", "i32", kv, rng=(0, I32_MAX << k))  # wraps: drops the bits shifted out
+        return _mk(f"({{0}} & {m})", "i32", shl, consts=(m,), rng=(0, m))
 
     def bool_expr(self, depth: int, u: bool = False) -> Node:
         ch = self.ch

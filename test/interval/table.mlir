@@ -24,3 +24,28 @@ mask.func @tables window {
 
 // GENERIC: "interval.table"(%off, %q) <{table = array<i64: 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7>}> : (i32, i32) -> !interval.set
 // GENERIC: "interval.table"(%off, %t) <{gt, table = array<i64: 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7>}> : (i32, i64) -> !interval.set
+
+// RUN: mask-opt %s -p canonicalize --split-input-file | filecheck %s --check-prefix=CANON
+
+// -----
+
+// A constant threshold that keeps no entry is empty; one that keeps every
+// entry is full when the shift is 0 (else the clip still drops lanes).
+mask.func @folds window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %c0 = arith.constant 0 : i32
+  %cm1 = arith.constant -1 : i32
+  %c7 = arith.constant 7 : i32
+  %none = interval.table %kv, %cm1 table [0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7] : i32, i32
+  %all = interval.table %c0, %c7 table [0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7] : i32, i32
+  %clip = interval.table %kv, %c7 table [0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7] : i32, i32
+  %i = interval.union %none, %all, %clip
+  %j = interval.intersect %i, %clip
+  %w = interval.keep_word %j : i32
+  mask.yield %w : i32
+}
+
+// CANON-LABEL: mask.func @folds window {
+// CANON:         %[[CLIP:.*]] = interval.table %kv, %{{.*}} table
+// CANON-NEXT:    %[[W:.*]] = interval.keep_word %[[CLIP]] : i32
+// CANON-NEXT:    mask.yield %[[W]] : i32
