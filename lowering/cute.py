@@ -202,41 +202,35 @@ PTXAS_NEGATION = "ptxas drops a negation fused into a 3-input min/max (VIMNMX3)"
 #: negates a value that has nothing to push the negation into: `~x + 1` in
 #: one inline-PTX block, which LLVM cannot canonicalize back to `0 - x` and
 #: ptxas compiles as LOP3 + IADD.
+_NEG_TEMPLATE = '''\
+@dsl_user_op
+def neg_i{bits}(x, *, loc=None, ip=None):
+    """{doc}"""
+    return cutlass.Int{bits}(
+        llvm.inline_asm(
+            T.i{bits}(),
+            [cutlass.Int{bits}(x).ir_value(loc=loc, ip=ip)],
+            "{{ .reg .b{bits} t; not.b{bits} t, $1; add.s{bits} $0, t, 1; }}",
+            "={reg},{reg}",
+            has_side_effects=False,
+            is_align_stack=False,
+            asm_dialect=llvm.AsmDialect.AD_ATT,
+        )
+    )
+'''
 NEG_HELPERS = {
-    "neg_i32": '''\
-@dsl_user_op
-def neg_i32(x, *, loc=None, ip=None):
-    """-x of an Int32, wrapping (two\'s complement), as `not` and `add 1` in
-    inline PTX so that no min/max sees a negation (see maskopt.lowering.cute)."""
-    return cutlass.Int32(
-        llvm.inline_asm(
-            T.i32(),
-            [cutlass.Int32(x).ir_value(loc=loc, ip=ip)],
-            "{ .reg .b32 t; not.b32 t, $1; add.s32 $0, t, 1; }",
-            "=r,r",
-            has_side_effects=False,
-            is_align_stack=False,
-            asm_dialect=llvm.AsmDialect.AD_ATT,
-        )
-    )
-''',
-    "neg_i64": '''\
-@dsl_user_op
-def neg_i64(x, *, loc=None, ip=None):
-    """-x of an Int64, wrapping, like neg_i32 (LLVM would otherwise narrow a
-    truncated 64-bit negation to a 32-bit one)."""
-    return cutlass.Int64(
-        llvm.inline_asm(
-            T.i64(),
-            [cutlass.Int64(x).ir_value(loc=loc, ip=ip)],
-            "{ .reg .b64 t; not.b64 t, $1; add.s64 $0, t, 1; }",
-            "=l,l",
-            has_side_effects=False,
-            is_align_stack=False,
-            asm_dialect=llvm.AsmDialect.AD_ATT,
-        )
-    )
-''',
+    "neg_i32": _NEG_TEMPLATE.format(
+        bits=32,
+        reg="r",
+        doc="-x of an Int32, wrapping (two's complement), as `not` and `add 1` in\n"
+        "    inline PTX so that no min/max sees a negation (see maskopt.lowering.cute).",
+    ),
+    "neg_i64": _NEG_TEMPLATE.format(
+        bits=64,
+        reg="l",
+        doc="-x of an Int64, wrapping, like neg_i32 (LLVM would otherwise narrow a\n"
+        "    truncated 64-bit negation to a 32-bit one).",
+    ),
 }
 
 

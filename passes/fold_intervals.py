@@ -49,6 +49,7 @@ from maskopt.passes.rewriting import dce as region_dce  # region_dce, fast on ma
 
 from maskopt.dialects import interval, mask
 from maskopt.passes.analysis import (
+    Affine,
     LANES,
     WIDENABLE_OPS,
     Affine,
@@ -825,17 +826,21 @@ class _Folder:
         pred = _CMP_FN.get(op.predicate.value.data)
         if pred is None:
             return None
+        same_residue = self.same_residue_cmp(op)
         for mod, other, mirrored in ((op.lhs, op.rhs, False), (op.rhs, op.lhs, True)):
             r = const_evaluate_operand(other)
             m = mod.owner
-            if r is None or not isinstance(m, (mask.FloorModOp, arith.RemSIOp)):
+            x = None
+            if same_residue is not None and not mirrored:
+                p, x = same_residue
+                r = 0
+            elif r is None or not isinstance(m, (mask.FloorModOp, arith.RemSIOp)):
                 continue
-            p = const_evaluate_operand(m.rhs)
-            if p is None or not 1 <= p <= LANES:
-                continue
-            if isinstance(m, arith.RemSIOp) and self.forms.ranges.of(m.lhs).lo < 0:
-                continue  # a truncated remainder of a possibly negative value
-            x = self.forms.of(m.lhs)
+            else:
+                p = self.residue_divisor(m)
+                if p is None:
+                    continue
+                x = self.forms.of(m.lhs)
             lane = self.forms.lane
             if x is None or lane is None or x.coeff(lane) not in (1, -1):
                 continue
@@ -1079,6 +1084,38 @@ class _Folder:
                     r = r & f
                 runs.append(r)
         return self.check_size(runs, Described(op.result))
+
+    def residue_divisor(self, m: Operation) -> int | None:
+        """P when `m` is `X mod P` (floor), or `X rem P` of a nonnegative X,
+        with P a constant in [1, 32]."""
+        if not isinstance(m, (mask.FloorModOp, arith.RemSIOp)):
+            return None
+        p = const_evaluate_operand(m.rhs)
+        if p is None or not 1 <= p <= LANES:
+            return None
+        if isinstance(m, arith.RemSIOp) and self.forms.ranges.of(m.lhs).lo < 0:
+            return None  # a truncated remainder of a possibly negative value
+        return p
+
+    def same_residue_cmp(self, op: arith.CmpiOp) -> tuple[int, Affine] | None:
+        """
+        `(P, X - Y)` when `op` is `(X mod P) == (Y mod P)` or `!=`, both
+        residues as in `residue_divisor` with the same P: X and Y have the
+        same residue exactly when P divides X - Y (exact integers: the linear
+        forms do not wrap), so `op` is `((X - Y) mod P) == 0` (or `!=`).
+        """
+        if op.predicate.value.data not in (0, 1):  # eq, ne
+            return None
+        a, b = op.lhs.owner, op.rhs.owner
+        if not isinstance(a, Operation) or not isinstance(b, Operation):
+            return None
+        p, q = self.residue_divisor(a), self.residue_divisor(b)
+        if p is None or p != q:
+            return None
+        x, y = self.forms.of(a.lhs), self.forms.of(b.lhs)
+        if x is None or y is None:
+            return None
+        return p, x - y
 
     # Emission of the set ------------------------------------------------
 

@@ -803,6 +803,15 @@ def make_long_range_only():
     return long_range_only
 
 
+def make_head_strided_causal(stride=4):
+    """Head h attends to the causal kv positions congruent to h modulo `stride`."""
+
+    def head_strided_causal(b, h, q_idx, kv_idx):
+        return (kv_idx % stride == h % stride) & (kv_idx <= q_idx)
+
+    return head_strided_causal
+
+
 # ----------------------------------------------------------------------------
 # the corpus
 # ----------------------------------------------------------------------------
@@ -875,6 +884,7 @@ CORPUS: list[MaskCase] = [
     MaskCase("per_head_chunked_causal", make_per_head_chunked_causal, (1, 4, 512, 512), False, True, 1, True, ("floordiv", "uniform_divisor")),
     MaskCase("window_or_prefix", make_window_or_prefix, (1, 1, 1024, 1024), True, True, 1, True, ("attn_gym", "union")),
     MaskCase("long_range_only", make_long_range_only, (1, 1, 1024, 1024), False, True, 1, True, ("attn_gym", "complement")),
+    MaskCase("head_strided_causal_4", make_head_strided_causal, (1, 8, 256, 256), False, True, 8, True, ("mod", "periodic", "uniform")),
 ]
 
 CORPUS_BY_NAME: dict[str, MaskCase] = {c.name: c for c in CORPUS}
@@ -942,6 +952,7 @@ EXPECTED: dict[str, tuple[int | None, str | None]] = {
     "per_head_chunked_causal": (1, None),
     "window_or_prefix": (2, None),
     "long_range_only": (1, None),
+    "head_strided_causal_4": (1, None),  # kv % 4 == h % 4 is ((kv - h) mod 4) == 0: one periodic run
 }
 for _case in CORPUS:
     _case.ranges, _case.reason = EXPECTED[_case.name]

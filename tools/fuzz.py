@@ -803,7 +803,10 @@ class _Gen:
             x = self.kv_bits()
         elif form == "mod":
             k = ch.pick([2, 3, 32, 64, -3, -32])
-            x = _mk(f"(kv_idx % {_lit(k)})", "i32", kv, consts=(k,), rng=(0, k - 1) if k > 0 else (k + 1, 0))
+            mrng = (0, k - 1) if k > 0 else (k + 1, 0)
+            x = _mk(f"(kv_idx % {_lit(k)})", "i32", kv, consts=(k,), rng=mrng)
+            if U is not None and ch.chance(0.5):  # same residue: kv % k == U % k
+                U = _mk(f"({{0}} % {_lit(k)})", U.dtype, U, consts=(k,), rng=mrng, folds=U.folds)
         else:
             k = ch.pick(ALPHAS[:6])
             x = _mk(f"torch.sub(q_idx, kv_idx, alpha={_lit(k)})", "i32", q, kv, consts=(k,))

@@ -255,17 +255,18 @@ mask.func @document_gather {
 // -----
 
 // A floor remainder of a value that may be negative is fixed up after the
-// truncating `%`; of kv_idx + lane (never negative) it is a plain `%`
-// (by 3: a remainder by a power of two compared with a lane-uniform value
-// packs as a table set).
+// truncating `%`; of kv_idx + lane (never negative) it is a plain `%`.
+// (`==` of two residues packs as a periodic set, and a remainder by a power
+// of two compared with a lane-uniform value as a table set: this is `<` of
+// remainders by 3.)
 mask.func @parity {
 ^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %off : tensor<4xi32>):
   %c3 = arith.constant 3 : i32
   %o = mask.load %off[%h] : tensor<4xi32>[i32] -> i32
   %m = mask.floormod %o, %c3 : i32
   %k = mask.floormod %kv, %c3 : i32
-  %eq = arith.cmpi eq, %k, %m : i32
-  mask.yield %eq : i1
+  %lt = arith.cmpi slt, %k, %m : i32
+  mask.yield %lt : i1
 }
 
 // CHECK:      @cute.jit
@@ -280,8 +281,8 @@ mask.func @parity {
 // CHECK-NEXT:     word_ = cutlass.Uint32(0)
 // CHECK-NEXT:     for lane in cutlass.range_constexpr(32):
 // CHECK-NEXT:         k = (kv_idx[lane] % cutlass.Int32(3))
-// CHECK-NEXT:         eq = (k == m)
-// CHECK-NEXT:         word_ = (word_ | (cutlass.Uint32(1) << lane)) if eq else word_
+// CHECK-NEXT:         lt = (k < m)
+// CHECK-NEXT:         word_ = (word_ | (cutlass.Uint32(1) << lane)) if lt else word_
 // CHECK-NEXT:     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
 // CHECK-NEXT:     packed[0] = word_
 // CHECK-NEXT:     return packed.load()

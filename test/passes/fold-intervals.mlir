@@ -913,6 +913,42 @@ mask.func @periodic_cmp window {
 
 // LIMIT-LABEL: mask.func @periodic_cmp window unpacked "2 ranges exceed max-intervals=1 at `~(((... % 3) <= 1) & (lane + kv <= 0))`; raise max-intervals (pack-mask{max-intervals=N}, compile_mask(..., max_intervals=N)): this point alone needs 2" {
 
+// (kv + L) mod 4 == h mod 4 holds exactly when 4 divides kv + L - h: the
+// periodic set of residue 0 of (L + kv - h) mod 4; `!=` keeps the others.
+mask.func @same_residue window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %lane = mask.lane : i32
+  %x = arith.addi %kv, %lane : i32
+  %c4 = arith.constant 4 : i32
+  %r = mask.floormod %x, %c4 : i32
+  %rh = mask.floormod %h, %c4 : i32
+  %eq = arith.cmpi eq, %r, %rh : i32
+  mask.yield %eq : i1
+}
+
+// CHECK-LABEL: mask.func @same_residue window {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK:       %[[PH:.*]] = arith.subi %[[KV]], %[[H]] : i32
+// CHECK:       %[[P:.*]] = interval.periodic %[[PH]] period 4 residues 1 : i32
+// CHECK-NEXT:  %[[KEEP:.*]] = interval.keep_word %[[P]] : i32
+// CHECK-NEXT:  mask.yield %[[KEEP]] : i32
+
+// Residues modulo different divisors are not compared this way (by 3 and 6:
+// remainders by powers of two would pack as table sets).
+mask.func @different_divisors window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %lane = mask.lane : i32
+  %x = arith.addi %kv, %lane : i32
+  %c3 = arith.constant 3 : i32
+  %c6 = arith.constant 6 : i32
+  %r = mask.floormod %x, %c3 : i32
+  %rh = mask.floormod %h, %c6 : i32
+  %ne = arith.cmpi ne, %r, %rh : i32
+  mask.yield %ne : i1
+}
+
+// CHECK-LABEL: mask.func @different_divisors window unpacked
+
 // bool == bool, traced by torch as a comparison of zero extensions, is xnor.
 mask.func @bool_equality window {
 ^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):

@@ -143,9 +143,9 @@ def test_ir_without_source_is_rendered_from_the_ir():
 
 
 def even_kv(b, h, q_idx, kv_idx):
-    # % 3 compared with a lane-uniform value: neither periodic (a constant
-    # residue) nor a table (a power-of-two remainder)
-    return (kv_idx % 3 == h % 3) & (kv_idx <= q_idx)  # EVEN
+    # `<` of remainders by 3: neither a periodic set (`==` of residues, or a
+    # constant residue) nor a table set (a power-of-two remainder)
+    return (kv_idx % 3 < h % 3) & (kv_idx <= q_idx)  # EVEN
 
 
 def test_periodic_subexpression_is_named_with_its_python_operator():

@@ -186,3 +186,40 @@ def test_sub_alpha_is_honoured():
     z = torch.zeros_like(q)
     words = cute_emulator.load_module(result.cute_source).keep_words(z, z, q, kv)
     assert torch.equal(words, corpus.reference_words(alpha, z, z, q, kv))
+
+
+_OFFSETS = torch.tensor([-7, 0, 5, -(2**31), 2**31 - 1, 3, -1, 12], dtype=torch.int32)
+
+
+def _kv_h_same_residue(b, h, q_idx, kv_idx):
+    return kv_idx % 4 == h % 4
+
+
+def _kv_q_other_residue(b, h, q_idx, kv_idx):
+    return (kv_idx % 5 != q_idx % 5) & (kv_idx <= q_idx)
+
+
+def _kv_aux_same_residue(b, h, q_idx, kv_idx):
+    return kv_idx % 3 == _OFFSETS[h] % 3  # any int32 offset, negative ones too
+
+
+def _q_kv_mirrored_residue(b, h, q_idx, kv_idx):
+    return (q_idx % 32) == (kv_idx % 32)
+
+
+@pytest.mark.parametrize(
+    "fn", [_kv_h_same_residue, _kv_q_other_residue, _kv_aux_same_residue, _q_kv_mirrored_residue]
+)
+def test_same_residue_comparisons_pack_and_match_eager(fn):
+    """`X % P == Y % P` is `(X - Y) % P == 0`: a periodic lane set, emitted without
+    overflow (the difference is widened where it may leave int32) and exact."""
+    import maskopt
+    from maskopt.tools import fuzz
+
+    result = maskopt.compile_mask(fn)
+    assert result.packed, result.reason
+    b, h, q, kv = fuzz.box_points((1, 8, 300, 300), consts=(3, 4, 5, 32), uses_h=True, seed=1)
+    words = cute_emulator.load_module(result.cute_source).keep_words(
+        b, h, q, kv, aux_tensors=result.aux_tensors
+    )
+    assert torch.equal(words, corpus.reference_words(fn, b, h, q, kv))
