@@ -270,6 +270,14 @@ class _Folder:
                 # needs no overflow clamp where `q - kv + 1` does).
                 for cost, emit_a in self.amount_plans(u, sign, k):
                     plans.append((cost, lambda emit_a=emit_a: self.from_amount(emit_a())))
+            if not plans:
+                # No form computes the clipped bound without overflow (say
+                # an i64 u whose constant leaves i32 and whose range is too
+                # wide to clamp into i32): do not pack.
+                raise NotFoldable(
+                    f"a lane bound of {describe(u)} cannot be computed without overflow",
+                    u,
+                )
             # Stable: on equal cost the plans listed first win.
             _, emit = min(plans, key=lambda p: p[0])
             v = emit()

@@ -303,3 +303,18 @@ def test_split_by_a_divisor_wider_than_the_materialized_type():
     o = _check(_huge_divisor_split, consts=(0, 1, 2**31 - 32))
     assert o.compile_error is None, o.describe()
     assert_exact(o, "fmod by 2**32")
+
+
+def _bound_without_plan(b, h, q_idx, kv_idx):
+    return (kv_idx // (2**31 - 1)) >= (q_idx + (-1))
+
+
+def test_lane_bound_without_an_overflow_free_form_does_not_pack():
+    """Found by test_bitwise_kv_forms_are_generated_and_pack_as_tables (also on
+    main): with max-intervals=4, the bound of kv - q * (2**31 - 1) had no form
+    free of overflow and fold-intervals crashed (min of no plans); it is a
+    reason now, and the per-lane word is exact."""
+    pts = fuzz.box_points((1, 1, 64, 64), consts={0, 1, 2, 2**31 - 1})
+    o = fuzz.check_mask(_bound_without_plan, pts, max_intervals=4)
+    assert_exact(o, "kv // (2**31 - 1) >= q - 1")
+    assert not o.packed and "cannot be computed without overflow" in o.reason
