@@ -5,7 +5,10 @@ A value of type `!interval.set` is a subset of the lanes {0, ..., 31}.
 `interval.range %lo, %hi` is the half-open run {L : lo <= L < hi} with
 lane-uniform integer bounds of any value (a bound outside [0, 32] simply
 clips). `interval.periodic %phase period P residues M` is the periodic set
-{L : (L + phase) mod P is in M} (M a bit mask of residues, P <= 32). Sets combine with union, intersect and complement, a lane-uniform
+{L : (L + phase) mod P is in M} (M a bit mask of residues, P <= 32). `interval.table %shift, %t [gt] table [T0, ..., T31]` is
+the threshold set {L : 0 <= L + shift < 32 and T[L + shift] <= t} (`> t`
+with `gt`) of a constant 32-entry table T, shifted by a lane-uniform amount.
+Sets combine with union, intersect and complement, a lane-uniform
 condition selects between two sets, and `interval.keep_word` turns a set
 into the 32-bit keep word FA4 applies (bit L set iff lane L is in the set).
 """
@@ -15,7 +18,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
-from xdsl.dialects.builtin import I1, I32, I64, IntegerAttr, IntegerType, i32, i64
+from xdsl.dialects.builtin import (
+    I1,
+    I32,
+    I64,
+    DenseArrayBase,
+    IntegerAttr,
+    IntegerType,
+    UnitAttr,
+    i32,
+    i64,
+)
 from xdsl.ir import Dialect, ParametrizedAttribute, SSAValue, TypeAttribute
 from xdsl.irdl import (
     IRDLOperation,
@@ -24,6 +37,7 @@ from xdsl.irdl import (
     irdl_attr_definition,
     irdl_op_definition,
     operand_def,
+    opt_prop_def,
     prop_def,
     result_def,
     traits_def,
@@ -144,6 +158,79 @@ class PeriodicOp(IRDLOperation):
                 f"interval.periodic residues {m:#x} must be a mask of the "
                 f"{p} residues of period {p}"
             )
+
+
+@irdl_op_definition
+class TableOp(IRDLOperation):
+    """
+    A threshold set of a constant table: the lanes L with r = L + shift in
+    [0, 32) and `table[r] <= t` (`table[r] > t` with `gt`). `shift` and `t`
+    are lane-uniform integers of any value; `table` has 32 entries. With a
+    fixed table, the sets of `<= t` are a monotone family of at most 33 words
+    (a new lane set only at each distinct table value), which the CuTe target
+    selects by comparing `t` with the table's values and then shifts by
+    `shift` (right when it is >= 0, left otherwise).
+
+    `fold-intervals` makes one for a comparison of a bitwise function of
+    kv_idx (`&`, `|`, `^`, shifts and power-of-two `//` and `%` with constants,
+    e.g. a Morton decode) with a lane-uniform value: within one aligned block
+    of 32 KV indices the function is its value at the block start plus a
+    table of the offset in the block.
+
+    Example (the lanes of `(kv_idx + L) & 7 < 3` for a block starting at
+    kv_idx - %o, %o in [0, 32)):
+
+    ```mlir
+    %s = interval.table %o, %c2 table [0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7] : i32, i32
+    ```
+    """
+
+    name = "interval.table"
+
+    shift = operand_def(IntegerType)
+    t = operand_def(IntegerType)
+    table = prop_def(DenseArrayBase[I64])
+    gt = opt_prop_def(UnitAttr)
+    result = result_def(LaneSetType)
+
+    traits = traits_def(Pure(), IntervalOpHasCanonicalizationPatterns())
+
+    assembly_format = (
+        "$shift `,` $t (`gt` $gt^)? `table` $table attr-dict `:` type($shift) `,` type($t)"
+    )
+
+    def __init__(
+        self, shift: SSAValue, t: SSAValue, table: Sequence[int], gt: bool = False
+    ):
+        super().__init__(
+            operands=[shift, t],
+            result_types=[lane_set],
+            properties={
+                "table": DenseArrayBase.from_list(i64, list(table)),
+                **({"gt": UnitAttr()} if gt else {}),
+            },
+        )
+
+    @property
+    def table_values(self) -> tuple[int, ...]:
+        return tuple(self.table.get_values())
+
+    @property
+    def is_gt(self) -> bool:
+        return self.gt is not None
+
+    def verify_(self) -> None:
+        n = len(self.table_values)
+        if n != LANES:
+            raise VerifyException(
+                f"interval.table table must have {LANES} entries, got {n}"
+            )
+
+    def word(self, t: int) -> int:
+        """The 32-bit set of table entries r kept for threshold t (unshifted)."""
+        vals = self.table_values
+        keep = (lambda v: v > t) if self.is_gt else (lambda v: v <= t)
+        return sum(1 << r for r, v in enumerate(vals) if keep(v))
 
 
 @irdl_op_definition
@@ -326,6 +413,7 @@ Interval = Dialect(
     [
         RangeOp,
         PeriodicOp,
+        TableOp,
         FullOp,
         EmptyOp,
         UnionOp,

@@ -261,6 +261,16 @@ class IntervalSemantics(InterpreterFunctions):
         residue = torch.remainder(_LANE_IDS + _int(args[0]), p)
         return (torch.bitwise_and(torch.bitwise_right_shift(m, residue), 1) != 0,)
 
+    @impl(interval.TableOp)
+    def run_table(self, interpreter, op: interval.TableOp, args):
+        r = _LANE_IDS + _int(args[0])
+        inside = (r >= 0) & (r < LANES)
+        table = torch.tensor(op.table_values, dtype=torch.int64)
+        value = table[torch.clamp(r, 0, LANES - 1)]
+        t = _int(args[1])
+        kept = value > t if op.is_gt else value <= t
+        return (inside & kept,)
+
     @impl(interval.FullOp)
     def run_full(self, interpreter, op, args):
         return (torch.ones(1, LANES, dtype=torch.bool),)

@@ -370,6 +370,8 @@ class _FunctionPrinter:
                 return self.range_word(op)
             case interval.PeriodicOp():
                 return self.periodic_word(op)
+            case interval.TableOp():
+                return self.shifted_table_word([op])
             case interval.FullOp():
                 return ONES
             case interval.EmptyOp():
@@ -377,7 +379,7 @@ class _FunctionPrinter:
             case interval.UnionOp():
                 return "(" + " | ".join(e(s) for s in op.sets) + ")"
             case interval.IntersectOp():
-                return "(" + " & ".join(e(s) for s in op.sets) + ")"
+                return self.intersect_word(op)
             case interval.ComplementOp():
                 return f"(~{e(op.set)})"
             case interval.SelectOp():
@@ -1004,6 +1006,93 @@ class _FunctionPrinter:
         low = f"utils.shr_u32(cutlass.Uint32({lo:#x}), cutlass.Uint32({ph}))"
         high = f"utils.shl_u32(cutlass.Uint32({hi:#x}), cutlass.Uint32(cutlass.Int32({LANES}) - {ph}))"
         return f"({low} | {high})"
+
+    def intersect_word(self, op: interval.IntersectOp) -> str:
+        """The AND of the operands' words; table sets with the same shift are
+        ANDed before they are shifted (their clips are the same lanes)."""
+        parts: list[str] = []
+        groups: dict[SSAValue, list[interval.TableOp]] = {}
+        for s in op.sets:
+            t = s.owner
+            if isinstance(t, interval.TableOp) and s not in self.ctx.names:
+                groups.setdefault(t.shift, []).append(t)
+        done: set[SSAValue] = set()
+        for s in op.sets:
+            t = s.owner
+            if isinstance(t, interval.TableOp) and t.shift in groups:
+                if t.shift not in done:
+                    done.add(t.shift)
+                    parts.append(self.shifted_table_word(groups[t.shift]))
+                continue
+            parts.append(self.expr(s))
+        return "(" + " & ".join(parts) + ")"
+
+    def table_bits(self, op: interval.TableOp) -> str:
+        """
+        The unshifted word of a table set: bit r iff `table[r] <= t` (`> t`).
+        The sets of `<= t` only change at the table's distinct values
+        v1 < ... < vn: a chain of selects on `t >= vi`, dropping the values
+        that the range of t decides.
+        """
+        table = op.table_values
+        full = (1 << LANES) - 1
+        r = self.ranges.of(op.t)
+        t = self.expr(op.t)
+        ct = ctype(op.t.type)
+        word = 0  # the set for t below every table value
+        chain: list[tuple[int, int]] = []  # (v, set for t >= v), ascending
+        for v in sorted(set(table)):
+            le = sum(1 << i for i, x in enumerate(table) if x <= v)
+            if v <= r.lo:
+                word, chain = le, []  # t >= v on the whole domain
+            elif v <= r.hi:
+                chain.append((v, le))
+
+        def word_of(le: int) -> str:
+            return f"cutlass.Uint32({(full & ~le) if op.is_gt else le:#x})"
+
+        expr = word_of(word)
+        for v, le in chain:
+            expr = f"({word_of(le)} if {t} >= {ct}({v}) else {expr})"
+        return expr
+
+    def shifted_table_word(self, ops: list[interval.TableOp]) -> str:
+        """
+        The keep word of the intersection of table sets of one shift s: the
+        AND of their unshifted words M, lane L being entry L + s, so M >> s
+        for s >= 0 and M << -s for s < 0 (`utils.shr_u32`/`shl_u32`: amounts
+        >= 32 give 0, as no entry lies in [0, 32) then).
+        """
+        bits = [self.table_bits(op) for op in ops]
+        word = bits[0] if len(bits) == 1 else "(" + " & ".join(bits) + ")"
+        if not self.inline and len(ops) > 1:
+            name = self.ctx.fresh("tbl")
+            self.ctx.line(f"{name} = {word}")
+            word = name
+        shift = ops[0].shift
+        c = const_evaluate_operand(shift)
+        sr = self.ranges.of(shift)
+        if c == 0:
+            return word
+        if not sr.within(Range(-(2**31), 2**31 - 1)):
+            raise CuteEmitError("interval.table shift must fit i32")
+        if shift.type != i32:
+            raise CuteEmitError("interval.table shift must be i32")
+        if sr.lo >= 0:
+            return f"utils.shr_u32({word}, cutlass.Uint32({self.expr(shift)}))"
+        if sr.hi <= 0:
+            neg = self.negation(shift, wraps=sr.lo <= -(2**31))
+            return f"utils.shl_u32({word}, cutlass.Uint32({neg}))"
+        if not self.inline and not word.isidentifier() and not re.fullmatch(r"cutlass\.Uint32\(0x[0-9a-f]+\)", word):
+            name = self.ctx.fresh("tbl")
+            self.ctx.line(f"{name} = {word}")
+            word = name
+        x = self.expr(shift)
+        neg = self.negation(shift, wraps=sr.lo <= -(2**31))
+        return (
+            f"(utils.shr_u32({word}, cutlass.Uint32({x})) if {x} >= cutlass.Int32(0) "
+            f"else utils.shl_u32({word}, cutlass.Uint32({neg})))"
+        )
 
     # Statements -----------------------------------------------------------
 

@@ -14,7 +14,12 @@ lower bounds (lo <= L), upper bounds (L < hi) and lane-uniform conditions:
   `select` on a lane-uniform condition chooses, i1 equality is xnor;
 - `(X mod P) <pred> r` with X lane-affine (coefficient +-1), P <= 32 and r
   constants is a periodic factor `interval.periodic` (residue mask), which
-  intersects and complements like a bound.
+  intersects and complements like a bound;
+- `X <pred> Y` where X - Y is a bitwise function of kv = A + L (`&`, `|`,
+  `^`, shifts by constants, power-of-two `//` and `%`, sums of such; see
+  `maskopt.passes.lane_bits`) is, in each of the two aligned blocks of 32 KV
+  indices the window spans, a threshold set `interval.table` of a constant
+  table of the offset in the block: one run per block (`table_cmp`).
 
 Every union and intersection is simplified before `max-intervals` is
 checked: provably empty runs are dropped (a lower bound at or past an upper
@@ -47,6 +52,7 @@ from maskopt.passes.analysis import (
     Affine,
     LANES,
     WIDENABLE_OPS,
+    Affine,
     LinearForms,
     Range,
     ValueRanges,
@@ -54,7 +60,11 @@ from maskopt.passes.analysis import (
     postorder,
     type_range,
 )
+from maskopt.passes.lane_bits import UNIFORM, LaneBits
 from maskopt.passes.remarks import Reason, emit_remark, remark_for
+
+#: arith.cmpi predicate number -> name, for the signed and equality predicates
+CMPI_NAMES = {0: "eq", 1: "ne", 2: "slt", 3: "sle", 4: "sgt", 5: "sge"}
 
 
 def _ceil_div(a: int, b: int) -> int:
@@ -101,18 +111,26 @@ class NotFoldable(Exception):
 #: A periodic factor of a run: lanes L with (L + phase) mod period in residues.
 Periodic = tuple[SSAValue, int, int]
 
+#: A table factor of a run (`interval.table`): lanes L with r = L + shift in
+#: [0, 32) and table[r] <= t (> t when gt); clip_lo / clip_hi are bound values
+#: equal to the first lane / the lane past the last one with r in [0, 32)
+#: (None: 0 / 32), so the complement and emission see those lanes as runs.
+Tab = tuple[SSAValue, tuple[int, ...], bool, SSAValue, "SSAValue | None", "SSAValue | None"]
+
 
 @dataclass(frozen=True)
 class Run:
     """
     Lanes L with max(los) <= L < min(his) where every (cond, polarity) holds
-    and every periodic factor (phase, period, residues) keeps L.
+    and every periodic factor (phase, period, residues) and table factor
+    (see `Tab`) keeps L.
     """
 
     los: tuple[SSAValue, ...] = ()
     his: tuple[SSAValue, ...] = ()
     conds: tuple[tuple[SSAValue, bool], ...] = ()
     pers: tuple[Periodic, ...] = ()
+    tabs: tuple[Tab, ...] = ()
 
     def __and__(self, other: Run) -> Run:
         return Run(
@@ -120,6 +138,7 @@ class Run:
             _merged(self.his, other.his),
             _merged(self.conds, other.conds),
             tuple(dict.fromkeys(self.pers + other.pers)),
+            tuple(dict.fromkeys(self.tabs + other.tabs)),
         )
 
     def contradictory(self) -> bool:
@@ -267,6 +286,11 @@ class _Folder:
     #: materialized phases of periodic sets, by linear form
     phases: dict = field(default_factory=dict)
     true: SSAValue | None = None
+    #: per block base (a lane-uniform form): its `LaneBits`, its block values
+    #: (see `block`), the values of kv-dependent values at the block starts
+    lane_bits: dict = field(default_factory=dict)
+    blocks: dict = field(default_factory=dict)
+    at_blocks: dict = field(default_factory=dict)
     _priming: bool = False
 
     def __post_init__(self):
@@ -319,6 +343,14 @@ class _Folder:
                 # needs no overflow clamp where `q - kv + 1` does).
                 for cost, emit_a in self.amount_plans(u, sign, k):
                     plans.append((cost, lambda emit_a=emit_a: self.from_amount(emit_a())))
+            if not plans:
+                # No form computes the clipped bound without overflow (say
+                # an i64 u whose constant leaves i32 and whose range is too
+                # wide to clamp into i32): do not pack.
+                raise NotFoldable(
+                    f"a lane bound of {describe(u)} cannot be computed without overflow",
+                    u,
+                )
             # Stable: on equal cost the plans listed first win.
             _, emit = min(plans, key=lambda p: p[0])
             v = emit()
@@ -596,16 +628,20 @@ class _Folder:
             pers[(phase, p)] = pers.get((phase, p), (1 << p) - 1) & m
         if any(m == 0 for m in pers.values()):
             return None
+        tabs = set(run.tabs)
+        if any((s, tb, not gt, t, a, b) in tabs for s, tb, gt, t, a, b in tabs):
+            return None  # table[r] <= t and table[r] > t
         return Run(
             tuple(los),
             tuple(his),
             run.conds,
             tuple((ph, p, m) for (ph, p), m in pers.items() if m != (1 << p) - 1),
+            run.tabs,
         )
 
     def subset(self, a: Run, b: Run) -> bool:
         """Whether run a is provably contained in run b."""
-        if not set(b.conds) <= set(a.conds):
+        if not set(b.conds) <= set(a.conds) or not set(b.tabs) <= set(a.tabs):
             return False
         for phase, p, m in b.pers:
             if not any(ph is phase and q == p and n & ~m == 0 for ph, q, n in a.pers):
@@ -618,6 +654,8 @@ class _Folder:
         """a | b as one run when their lane ranges provably touch or overlap."""
         if set(a.conds) != set(b.conds) or set(a.pers) != set(b.pers):
             return None
+        if set(a.tabs) != set(b.tabs):
+            return None
         if len(a.los) > 1 or len(a.his) > 1 or len(b.los) > 1 or len(b.his) > 1:
             return None
         for x, y in ((a, b), (b, a)):
@@ -626,15 +664,15 @@ class _Folder:
             lo_y = y.los[0] if y.los else 0
             hi_y = y.his[0] if y.his else LANES
             if self.le(lo_x, lo_y) and self.le(lo_y, hi_x) and self.le(hi_x, hi_y):
-                return Run(x.los, y.his, x.conds, x.pers)
+                return Run(x.los, y.his, x.conds, x.pers, x.tabs)
         # [lo, p) | [lo, q) is [lo, max(p, q)); [p, hi) | [q, hi) is
         # [min(p, q), hi), whether or not either is empty.
         if a.los == b.los and a.his and b.his:
             hi = self._insert(arith.MaxSIOp(a.his[0], b.his[0]))
-            return Run(a.los, (hi,), a.conds, a.pers)
+            return Run(a.los, (hi,), a.conds, a.pers, a.tabs)
         if a.his == b.his and a.los and b.los:
             lo = self._insert(arith.MinSIOp(a.los[0], b.los[0]))
-            return Run((lo,), a.his, a.conds, a.pers)
+            return Run((lo,), a.his, a.conds, a.pers, a.tabs)
         return None
 
     def simplify(self, runs: Runs) -> Runs:
@@ -670,20 +708,20 @@ class _Folder:
         one run under the disjunction of the conditions."""
         groups: dict[tuple, list[Run]] = {}
         for run in runs:
-            groups.setdefault((run.los, run.his, run.pers), []).append(run)
+            groups.setdefault((run.los, run.his, run.pers, run.tabs), []).append(run)
         if all(len(g) == 1 for g in groups.values()):
             return runs
         out: Runs = []
-        for (los, his, pers), group in groups.items():
+        for (los, his, pers, tabs), group in groups.items():
             if len(group) == 1 or any(not run.conds for run in group):
-                out.append(Run(los, his, (), pers) if len(group) > 1 else group[0])
+                out.append(Run(los, his, (), pers, tabs) if len(group) > 1 else group[0])
                 continue
             either: SSAValue | None = None
             for run in group:
                 c = self.cond_value(run.conds)
                 either = c if either is None else self._insert(arith.OrIOp(either, c))
             assert either is not None
-            out.append(Run(los, his, ((either, True),), pers))
+            out.append(Run(los, his, ((either, True),), pers, tabs))
         return out
 
     #: Intermediate products beyond this many runs are not simplified.
@@ -717,6 +755,12 @@ class _Folder:
             parts += [Run(los=(hi,)) for hi in run.his]
             parts += [Run(conds=((c, not pol),)) for c, pol in run.conds]
             parts += [Run(pers=((ph, p, ((1 << p) - 1) & ~m),)) for ph, p, m in run.pers]
+            for s, tb, gt, t, clip_lo, clip_hi in run.tabs:
+                # Outside its clip a table factor keeps no lane; inside, the
+                # complement of `<= t` is `> t`.
+                parts += [Run(his=(clip_lo,))] if clip_lo is not None else []
+                parts += [Run(los=(clip_hi,))] if clip_hi is not None else []
+                parts.append(Run(tabs=((s, tb, not gt, t, clip_lo, clip_hi),)))
             out = self.intersect(out, parts, what)
         return out
 
@@ -830,11 +874,14 @@ class _Folder:
                 )
             case arith.CmpiOp() if (runs := self.periodic_cmp(op)) is not None:
                 return runs
+            case arith.CmpiOp() if (runs := self.table_cmp(op)) is not None:
+                return runs
             case arith.CmpiOp():
                 for operand in (op.lhs, op.rhs):
                     if operand in self.forms.dependent and self.forms.of(operand) is None:
                         r = self.forms.explain(operand)
-                        raise NotFoldable(r.message, r.at, r.suggestion)  # type: ignore[arg-type]
+                        message = r.message + self.bitwise_why(op, r.at)
+                        raise NotFoldable(message, r.at, r.suggestion)  # type: ignore[arg-type]
                 raise NotFoldable(
                     f"{describe(value)} compares lane-dependent values in a way lane-affine "
                     "could not rewrite (unsigned predicate or a bound that may "
@@ -900,6 +947,226 @@ class _Folder:
             return [Run(pers=((phase, p, kept),))]
         return None
 
+    def block_base(self, op: arith.CmpiOp) -> Affine | None:
+        """
+        The lane-uniform part A of the lane-dependent values kv = A + 1 * L
+        that the comparison `op` is built from (None when there are none or
+        several different ones).
+        """
+        lane = self.forms.lane
+        if lane is None:
+            return None
+        bases: dict = {}
+        seen: set[SSAValue] = set()
+        stack = [op.lhs, op.rhs]
+        while stack:
+            v = stack.pop()
+            if v in seen or v not in self.forms.dependent:
+                continue
+            seen.add(v)
+            f = self.forms.of(v)
+            if f is not None:
+                if f.coeff(lane) != 1:
+                    return None
+                a = f.without(lane)
+                bases.setdefault(a.key(), a)
+                continue
+            if isinstance(v.owner, Operation):
+                stack.extend(v.owner.operands)
+        if len(bases) != 1:
+            return None
+        return next(iter(bases.values()))
+
+    def block(self, base: Affine):
+        """
+        The two aligned blocks of 32 KV indices that kv = A + L (L in [0, 32))
+        spans, A the lane-uniform `base`: o = A mod 32 and the block starts
+        H0 = A - o and H1 = H0 + 32, computed as (A + 31) & -32 (no overflow;
+        H0 when o = 0, where block 1 has no lane). Lane L is in block 0 iff
+        L < 32 - o, at offset L + o, else in block 1 at offset L + o - 32.
+        Returns (shifts, starts, split) with split the bound value 32 - o, or
+        None when A cannot be computed without overflow.
+        """
+        key = base.key()
+        if key in self.blocks:
+            return self.blocks[key]
+        from maskopt.passes.lane_affine import Materializer
+
+        self.blocks[key] = None
+        if len(base.terms) == 1 and base.terms[0][1] == 1 and base.const == 0:
+            a = base.terms[0][0]
+        else:
+            a = Materializer(self.forms).emit(base, self.at)
+            if a is None:
+                return None
+        t = a.type
+        assert isinstance(t, IntegerType)
+        c31, cm32 = self.const(LANES - 1, t), self.const(-LANES, t)
+        o = self._insert(arith.AndIOp(a, c31))
+        h0 = self._insert(arith.AndIOp(a, cm32))
+        a31 = arith.AddiOp(a, c31)
+        self._insert(a31)
+        if self.forms.ranges.may_wrap(a31):
+            return None
+        h1 = self._insert(arith.AndIOp(a31.result, cm32))
+        if t != i32:
+            o = self._insert(arith.TruncIOp(o, i32))
+        o.name_hint = "off"
+        s1 = self._insert(arith.SubiOp(o, self.const(LANES)))
+        split = self.bound(o, -1, LANES, "both")
+        self.blocks[key] = ((o, s1), (h0, h1), split)
+        return self.blocks[key]
+
+    def at_block(self, v: SSAValue, bits: LaneBits, start: SSAValue, k: int) -> SSAValue | None:
+        """`v` computed with the leaves kv = A + L replaced by the block start
+        `start`: the ops of v's lane-dependent cone, cloned (None if a cloned
+        addition or multiplication could wrap)."""
+        memo = self.at_blocks.setdefault((bits.base.key(), k), {})
+        order = postorder(
+            v,
+            lambda x: () if x not in self.forms.dependent or bits.is_leaf(x) or not isinstance(x.owner, Operation) else tuple(x.owner.operands),
+            memo,
+        )
+        for x in order:
+            if x in memo:
+                continue
+            if x not in self.forms.dependent:
+                memo[x] = x
+                continue
+            xb = bits.bits(x)
+            if xb is not None and UNIFORM not in xb:
+                # Every bit of x depends on the offset in the block alone:
+                # its value at the block start (offset 0) is a constant.
+                w = len(xb)
+                c = sum(1 << i for i, tt in enumerate(xb) if tt & 1)
+                memo[x] = self.const(c - (1 << w) if c >> (w - 1) else c, x.type)
+                continue
+            if bits.is_leaf(x):
+                # The leaf's value at the block start is the start itself,
+                # which fits the leaf's type (a lane of the window has it, or
+                # the block has no lane and the start is the window base's).
+                memo[x] = self.cast(start, x.type)
+                continue
+            op = x.owner
+            if not isinstance(op, Operation) or len(op.results) != 1:
+                return None
+            if any(o not in memo for o in op.operands):
+                return None
+            new = op.clone(value_mapper={o: memo[o] for o in op.operands})
+            self._insert(new)
+            if isinstance(new, (arith.AddiOp, arith.SubiOp, arith.MuliOp)) and self.forms.ranges.may_wrap(new):
+                return None
+            memo[x] = new.results[0]
+        return memo.get(v)
+
+    def bitwise_why(self, op: arith.CmpiOp, at: SSAValue | None) -> str:
+        """Why a comparison whose culprit `at` is a bitwise op is no table
+        comparison either (see `table_cmp`), or ''."""
+        if at is None or not isinstance(
+            at.owner, (arith.AndIOp, arith.OrIOp, arith.XOrIOp)
+        ):
+            return ""
+        base = self.block_base(op)
+        if base is None:
+            return ""
+        bits = self.lane_bits.get(base.key()) or LaneBits(self.forms, base)
+        operands = at.owner.operands
+        if bits.bits(at) is None and all(bits.bits(x) is not None for x in operands):
+            return (
+                "; nor a bitwise function of the KV offset within a 32-block: it "
+                "combines a bit of the offset with a lane-uniform bit in one position"
+            )
+        return ""
+
+    def cast(self, v: SSAValue, t) -> SSAValue:
+        """`v` sign-extended or truncated to `t` (memoized)."""
+        if v.type == t:
+            return v
+        key = ("cast", v, t)
+        if key not in self.at_blocks:
+            assert isinstance(v.type, IntegerType) and isinstance(t, IntegerType)
+            wider = t.width.data > v.type.width.data
+            self.at_blocks[key] = self._insert(
+                arith.ExtSIOp(v, t) if wider else arith.TruncIOp(v, t)
+            )
+        return self.at_blocks[key]
+
+    def table_cmp(self, op: arith.CmpiOp) -> Runs | None:
+        """
+        `X <pred> Y` where X - Y is a bitwise function of kv = A + L (see
+        `maskopt.passes.lane_bits`): in each of the two aligned blocks of 32
+        KV indices the window spans (block start H, offset r of the lane in
+        the block), X - Y = D(H) + T(r) for a constant table T, so the lanes
+        kept are a threshold set of T: `T(r) <pred> w` with w = -D(H)
+        lane-uniform (`interval.table`). One run per block.
+        """
+        pred = CMPI_NAMES.get(op.predicate.value.data)
+        if pred is None or not isinstance(op.lhs.type, IntegerType) or op.lhs.type == i1:
+            return None
+        base = self.block_base(op)
+        if base is None:
+            return None
+        bits = self.lane_bits.get(base.key())
+        if bits is None:
+            bits = self.lane_bits[base.key()] = LaneBits(self.forms, base)
+        tl, tr = bits.table(op.lhs), bits.table(op.rhs)
+        if tl is None or tr is None:
+            return None
+        table = tuple(a - b for a, b in zip(tl, tr))
+        if not all(-(2**63) <= x < 2**63 - 1 for x in table):
+            return None  # the table is an i64 array (and is negated below)
+        block = self.block(base)
+        if block is None:
+            return None
+        from maskopt.passes.lane_affine import Materializer
+
+        shifts, starts, split = block
+        runs: Runs = []
+        for k in (0, 1):
+            x, y = (self.at_block(v, bits, starts[k], k) for v in (op.lhs, op.rhs))
+            if x is None or y is None:
+                return None
+            fx, fy = self.forms.of(x), self.forms.of(y)
+            if fx is None or fy is None:
+                return None
+            w = fy - fx  # X - Y = D(H) + T(r) <pred> 0  <=>  T(r) <pred> w
+
+            def thr(c: int, w=w, sign: int = 1) -> SSAValue | None:
+                form = w.scale(sign) + Affine((), c)
+                key = ("threshold", form.key())
+                if key not in self.at_blocks:
+                    self.at_blocks[key] = Materializer(self.forms).emit(form, self.at)
+                return self.at_blocks[key]
+
+            clip = (None, split) if k == 0 else (split, None)
+            place = Run(his=(split,)) if k == 0 else Run(los=(split,))
+
+            # T <= w, T < w (<= w - 1), T > w, T >= w (> w - 1)
+            need = {"sle": [(False, 0)], "slt": [(False, -1)], "sgt": [(True, 0)],
+                    "sge": [(True, -1)], "eq": [(False, 0), (True, -1)],
+                    "ne": [(False, -1), (True, 0)]}[pred]
+            factors = []
+            for gt, c in need:
+                tb = table
+                if w.terms and all(d < 0 for _, d in w.terms):
+                    # A threshold with only negated terms would need a
+                    # negation: T <= f is -T > -f - 1 and T > f is -T <= -f - 1.
+                    tb, gt, c = tuple(-x for x in table), not gt, -c - 1
+                    t = thr(c, sign=-1)
+                else:
+                    t = thr(c)
+                if t is None:
+                    return None
+                factors.append(Run(tabs=((shifts[k], tb, gt, t) + clip,)))
+            if pred == "ne":
+                runs += [place & f for f in factors]
+            else:
+                r = place
+                for f in factors:
+                    r = r & f
+                runs.append(r)
+        return self.check_size(runs, Described(op.result))
+
     def residue_divisor(self, m: Operation) -> int | None:
         """P when `m` is `X mod P` (floor), or `X rem P` of a nonnegative X,
         with P a constant in [1, 32]."""
@@ -947,6 +1214,21 @@ class _Folder:
 
     def emit_run(self, run: Run) -> SSAValue:
         pers = [self._insert(interval.PeriodicOp(*p)) for p in run.pers]
+        pers += [
+            self._insert(interval.TableOp(s, t, tb, gt)) for s, tb, gt, t, _, _ in run.tabs
+        ]
+        # A table factor keeps no lane outside its clip: bounds equal to
+        # the clip's are implied.
+        implied_lo = {id(x[4]) for x in run.tabs if x[4] is not None}
+        implied_hi = {id(x[5]) for x in run.tabs if x[5] is not None}
+        if run.tabs:
+            run = Run(
+                tuple(x for x in run.los if id(x) not in implied_lo),
+                tuple(x for x in run.his if id(x) not in implied_hi),
+                run.conds,
+                run.pers,
+                run.tabs,
+            )
         if not run.los and not run.his:
             s = pers[0] if pers else self._insert(interval.FullOp())
             pers = pers[1:]

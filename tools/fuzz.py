@@ -23,7 +23,9 @@ Grammar (int32 unless an int64 aux tensor or ``.to(torch.int64)`` promotes):
   ``x >> k``, ``x << k``, ``x * y``.
 * bool: ``x OP y`` / ``x OP c`` for ``< <= > >= == !=``; kv-affine templates
   (``(q_idx - kv_idx) OP u``, ``kv_idx // c OP q_idx // c``, ``(q_idx -
-  kv_idx).abs() OP u``, ...; ``u`` lane-uniform, possibly an aux load);
+  kv_idx).abs() OP u``, bitwise functions of kv_idx such as ``((kv_idx >>
+  k) & m) OP u`` or a Morton-decode step, ...; ``u`` lane-uniform, possibly
+  an aux load);
   ``p & p``, ``p | p``, ``p ^ p``, ``~p``, ``torch.logical_and/or/not``,
   rarely a bool aux tensor load.
 * each mask is compiled with ``max_intervals`` 8 (mostly), 4, 3, 2 or 1.
@@ -776,7 +778,8 @@ class _Gen:
         U = self.int_expr(depth, u=True) if ch.chance(0.6) else None
         c = self.const("i32") if U is None else None
         kv, q = _leaf("kv_idx"), _leaf("q_idx")
-        form = ch.pick(["q-kv", "kv", "kv-q", "kv+c", "kv*k", "div", "abs", "mod", "alpha"], [4, 3, 2, 2, 1, 2, 2, 1, 1])
+        form = ch.pick(["q-kv", "kv", "kv-q", "kv+c", "kv*k", "div", "abs", "mod", "alpha", "bits"],
+                       [4, 3, 2, 2, 1, 2, 2, 1, 1, 2])
         if form == "q-kv":
             x = _mk("(q_idx - kv_idx)", "i32", q, kv, rng=(-I32_MAX, I32_MAX))
         elif form == "kv-q":
@@ -796,6 +799,8 @@ class _Gen:
                 return _mk(f"({{0}} {op} (q_idx // {_lit(k)}))", "bool", x)
         elif form == "abs":
             x = _mk("(q_idx - kv_idx).abs()", "i32", q, kv, rng=(0, I32_MAX))
+        elif form == "bits":
+            x = self.kv_bits()
         elif form == "mod":
             k = ch.pick([2, 3, 32, 64, -3, -32])
             mrng = (0, k - 1) if k > 0 else (k + 1, 0)
@@ -810,6 +815,40 @@ class _Gen:
         if U is None:
             return self._cmp_const(x, op, c)
         return _mk(f"({{0}} {op} {{1}})", "bool", x, U)
+
+    def kv_bits(self) -> Node:
+        """A bitwise function of kv_idx (masks, shifts, power-of-two `//` and
+        `%`, a Morton-decode step, sums of such): what `interval.table` packs."""
+        ch = self.ch
+        kv = _leaf("kv_idx")
+        form = ch.pick(["and", "shr_and", "or", "xor_and", "div_mod", "morton", "high", "sum", "shl_and"])
+        if form == "and":
+            m = ch.pick([1, 3, 7, 12, 31, 0x55555555, 0xF0, -32, 0x7FFFFFFF, 0x2A])
+            return _mk(f"(kv_idx & {_lit(m)})", "i32", kv, consts=(m,), rng=(0, m) if m >= 0 else (0, I32_MAX))
+        if form == "shr_and":
+            k, m = ch.pick([1, 2, 3, 5, 6]), ch.pick([1, 3, 5, 15])
+            return _mk(f"((kv_idx >> {k}) & {m})", "i32", kv, consts=(k, m), rng=(0, m))
+        if form == "or":
+            m = ch.pick([1, 3, 16, 0x55, -2**31])
+            return _mk(f"(kv_idx | {_lit(m)})", "i32", kv, consts=(m,), rng=(-(2**31), I32_MAX) if m < 0 else (0, I32_MAX))
+        if form == "xor_and":
+            m, n = ch.pick([1, 5, 0x1F, 0x3C]), ch.pick([7, 15, 63])
+            return _mk(f"((kv_idx ^ {m}) & {n})", "i32", kv, consts=(m, n), rng=(0, n))
+        if form == "div_mod":
+            d, p = ch.pick([2, 4, 16]), ch.pick([2, 4, 8])
+            return _mk(f"((kv_idx // {d}) % {p})", "i32", kv, consts=(d, p), rng=(0, p - 1))
+        if form == "morton":
+            return _mk("(((kv_idx & 0x55555555) | ((kv_idx & 0x55555555) >> 1)) & 0x33333333)", "i32", kv,
+                       consts=(0x55555555, 0x33333333), rng=(0, 0x33333333))
+        if form == "high":
+            k = ch.pick([3, 5, 7])
+            return _mk(f"(kv_idx >> {k})", "i32", kv, consts=(k,), rng=(0, I32_MAX >> k))
+        if form == "sum":
+            return _mk("((kv_idx >> 3) + (kv_idx & 7))", "i32", kv, consts=(3, 7), rng=(0, (I32_MAX >> 3) + 7))
+        k = ch.pick([1, 3, 4])
+        m = ch.pick([0xF8, 0xFF, 0x1F0])
+        shl = _mk(f"({{0}} << {k})", "i32", kv, rng=(0, I32_MAX << k))  # wraps: drops the bits shifted out
+        return _mk(f"({{0}} & {m})", "i32", shl, consts=(m,), rng=(0, m))
 
     def bool_expr(self, depth: int, u: bool = False) -> Node:
         ch = self.ch

@@ -52,6 +52,22 @@ class PeriodicConstantFold(RewritePattern):
             rewriter.replace(op, interval.FullOp())
 
 
+class TableConstantFold(RewritePattern):
+    """A table set whose constant threshold keeps no entry is `empty`; one
+    keeping every entry, with shift 0, is `full`."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: interval.TableOp, rewriter: PatternRewriter, /):
+        t = const_evaluate_operand(op.t)
+        if t is None:
+            return
+        word = op.word(t)
+        if word == 0:
+            rewriter.replace(op, interval.EmptyOp())
+        elif word == (1 << LANES) - 1 and const_evaluate_operand(op.shift) == 0:
+            rewriter.replace(op, interval.FullOp())
+
+
 class UnionIdentities(RewritePattern):
     """Drop `empty` and duplicate operands of a union; `full` absorbs; one operand folds."""
 
@@ -187,6 +203,7 @@ class KeepWordConstant(RewritePattern):
 ALL_PATTERNS = (
     RangeConstantFold(),
     PeriodicConstantFold(),
+    TableConstantFold(),
     UnionIdentities(),
     UnionFlatten(),
     UnionMergeRanges(),

@@ -253,13 +253,15 @@ mask.func @document_gather {
 
 // A floor remainder of a value that may be negative is fixed up after the
 // truncating `%`; of kv_idx + lane (never negative) it is a plain `%`.
-// (`==` of the two residues would pack as a periodic set: this is `<`.)
+// (`==` of two residues packs as a periodic set, and a remainder by a power
+// of two compared with a lane-uniform value as a table set: this is `<` of
+// remainders by 3.)
 mask.func @parity {
 ^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %off : tensor<4xi32>):
-  %c2 = arith.constant 2 : i32
+  %c3 = arith.constant 3 : i32
   %o = mask.load %off[%h] : tensor<4xi32>[i32] -> i32
-  %m = mask.floormod %o, %c2 : i32
-  %k = mask.floormod %kv, %c2 : i32
+  %m = mask.floormod %o, %c3 : i32
+  %k = mask.floormod %kv, %c3 : i32
   %lt = arith.cmpi slt, %k, %m : i32
   mask.yield %lt : i1
 }
@@ -267,15 +269,15 @@ mask.func @parity {
 // CHECK:      @cute.jit
 // CHECK-NEXT: def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
 // CHECK-NEXT:     """maskopt: mask.func @parity, per-lane evaluation."""
-// CHECK-NEXT:     # not packed: `(kv + lane) % 2` is not linear in kv_idx (`%` of a value that depends on kv_idx)
+// CHECK-NEXT:     # not packed: `(kv + lane) % 3` is not linear in kv_idx (`%` of a value that depends on kv_idx)
 // CHECK-NEXT:     h = h_idx[0]
 // CHECK-NEXT:     kv = kv_idx[0]
 // CHECK-NEXT:     o = aux_tensors[0][h]
-// CHECK-NEXT:     rem = (o % cutlass.Int32(2))
-// CHECK-NEXT:     m = (rem + cutlass.Int32(2) if rem < cutlass.Int32(0) else rem)
+// CHECK-NEXT:     rem = (o % cutlass.Int32(3))
+// CHECK-NEXT:     m = (rem + cutlass.Int32(3) if rem < cutlass.Int32(0) else rem)
 // CHECK-NEXT:     word_ = cutlass.Uint32(0)
 // CHECK-NEXT:     for lane in cutlass.range_constexpr(32):
-// CHECK-NEXT:         k = (kv_idx[lane] % cutlass.Int32(2))
+// CHECK-NEXT:         k = (kv_idx[lane] % cutlass.Int32(3))
 // CHECK-NEXT:         lt = (k < m)
 // CHECK-NEXT:         word_ = (word_ | (cutlass.Uint32(1) << lane)) if lt else word_
 // CHECK-NEXT:     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)

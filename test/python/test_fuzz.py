@@ -271,6 +271,28 @@ def test_cli_smoke(capsys):
     assert "masks 4" in out and "pack rate" in out
 
 
+def test_bitwise_kv_forms_are_generated_and_pack_as_tables():
+    """The grammar's bitwise kv forms (``kv_bits``) reach the compiler; the
+    masks built on them are exact, and some pack as `interval.table` sets."""
+    import maskopt
+
+    forms = ("(kv_idx & ", "((kv_idx >> ", "(kv_idx | ", "((kv_idx ^ ", "((kv_idx // ",
+             "(kv_idx & 0x55555555)", "((kv_idx << ")
+    seen, tables = 0, 0
+    for seed in range(400):
+        m = fuzz.random_mask(seed, depth=1)
+        if not any(f in m.source for f in forms):
+            continue
+        seen += 1
+        o = fuzz.check(m, n_rows=2)
+        assert_exact(o, m.source)
+        if o.packed:
+            tables += "interval.table" in str(maskopt.compile_mask(m.mask_mod).module)
+        if seen >= 12:
+            break
+    assert seen >= 12 and tables >= 1, (seen, tables)
+
+
 def _huge_divisor_split(b, h, q_idx, kv_idx):
     return torch.fmod(kv_idx.to(torch.int64), 2**32) == q_idx
 
@@ -281,6 +303,21 @@ def test_split_by_a_divisor_wider_than_the_materialized_type():
     o = _check(_huge_divisor_split, consts=(0, 1, 2**31 - 32))
     assert o.compile_error is None, o.describe()
     assert_exact(o, "fmod by 2**32")
+
+
+def _bound_without_plan(b, h, q_idx, kv_idx):
+    return (kv_idx // (2**31 - 1)) >= (q_idx + (-1))
+
+
+def test_lane_bound_without_an_overflow_free_form_does_not_pack():
+    """Found by test_bitwise_kv_forms_are_generated_and_pack_as_tables (also on
+    main): with max-intervals=4, the bound of kv - q * (2**31 - 1) had no form
+    free of overflow and fold-intervals crashed (min of no plans); it is a
+    reason now, and the per-lane word is exact."""
+    pts = fuzz.box_points((1, 1, 64, 64), consts={0, 1, 2, 2**31 - 1})
+    o = fuzz.check_mask(_bound_without_plan, pts, max_intervals=4)
+    assert_exact(o, "kv // (2**31 - 1) >= q - 1")
+    assert not o.packed and "cannot be computed without overflow" in o.reason
 
 
 _WIDE64 = torch.tensor([[-(2**63), 5, -(2**62), 2**63 - 1]], dtype=torch.int64)

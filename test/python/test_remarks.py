@@ -143,13 +143,14 @@ def test_ir_without_source_is_rendered_from_the_ir():
 
 
 def even_kv(b, h, q_idx, kv_idx):
-    # (`kv_idx % 2 == h % 2` packs: residues are compared by `<` here)
-    return (kv_idx % 2 < h % 2) & (kv_idx <= q_idx)  # EVEN
+    # `<` of remainders by 3: neither a periodic set (`==` of residues, or a
+    # constant residue) nor a table set (a power-of-two remainder)
+    return (kv_idx % 3 < h % 3) & (kv_idx <= q_idx)  # EVEN
 
 
 def test_periodic_subexpression_is_named_with_its_python_operator():
     remark = _only_remark(even_kv)
-    assert (remark.line, remark.col) == _where("# EVEN", "kv_idx % 2")
+    assert (remark.line, remark.col) == _where("# EVEN", "kv_idx % 3")
     assert remark.message.endswith(
-        "`kv_idx % 2` is not linear in kv_idx (`%` of a value that depends on kv_idx)"
+        "`kv_idx % 3` is not linear in kv_idx (`%` of a value that depends on kv_idx)"
     )

@@ -107,10 +107,10 @@ def test_folds_to_expected_runs(name):
 
 def test_corpus_packing_figures():
     """The corpus has at least 50 masks; maskopt packs all that inductor packs
-    and, of the others, every one but the per-lane gathers and Morton order."""
+    and, of the others, every one but the per-lane gathers."""
     assert len(corpus.CORPUS) >= 50
     per_lane = {c.name for c in corpus.CORPUS if c.ranges is None}
-    assert per_lane == set(GATHERS) | {"attn_gym_doc_full", "morton_natten_32x32_k7"}
+    assert per_lane == set(GATHERS) | {"attn_gym_doc_full"}
     assert all(c.ranges is not None for c in corpus.CORPUS if c.inductor_packs)
 
 
