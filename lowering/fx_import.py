@@ -52,6 +52,7 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.ir import Block, Operation, SSAValue
+from xdsl.transforms.canonicalization_patterns.utils import const_evaluate_operand
 
 from maskopt.dialects import mask
 
@@ -331,6 +332,9 @@ class _Importer:
 
     def elementwise(self, node: torch.fx.Node, emitter: Emitter, shape: tuple[int, ...]) -> _Tensor:
         """An elementwise op on tensors: the scalar emitter once per element."""
+        for a in node.args:  # a row too large to load is the culprit, not its user
+            if isinstance(a, torch.fx.Node) and isinstance(self.values.get(a), _Row):
+                self.materialize(a)
         self.check_size(node, shape)
         elems = []
         try:
@@ -608,7 +612,9 @@ def _index(self: _Importer, node: torch.fx.Node) -> SSAValue | _Row | _Tensor:
     prefix: tuple[SSAValue, ...] = ()
     if isinstance(tensor, _Row):
         tensor, prefix = tensor.tensor, tensor.prefix
-    if isinstance(tensor, _Tensor) or not isinstance(tensor.type, TensorType):
+    if isinstance(tensor, _Tensor):
+        return _index_scalarized(self, node, tensor, indices)
+    if not isinstance(tensor.type, TensorType):
         raise FXImportError(
             f"{self.where(node)}: {node_text(node)} indexes a value that is "
             "not an aux tensor"
@@ -643,6 +649,26 @@ def _index(self: _Importer, node: torch.fx.Node) -> SSAValue | _Row | _Tensor:
     if not batch + rest:
         return elems[0]
     return _Tensor(batch + rest, tuple(elems), tensor.type.element_type)  # type: ignore[arg-type]
+
+
+def _index_scalarized(
+    self: _Importer, node: torch.fx.Node, t: _Tensor, indices: Sequence[Any]
+) -> SSAValue | _Tensor:
+    """`v[i]` of a scalarized tensor `v` (`topk[b, h, q // T][0]`) with constant indices."""
+    position = []
+    for d, i in enumerate(indices):
+        c = i
+        if isinstance(i, torch.fx.Node):
+            c = const_evaluate_operand(self.scalar(i))
+        if not isinstance(c, int) or d >= len(t.shape) or not -t.shape[d] <= c < t.shape[d]:
+            raise FXImportError(
+                f"{self.where(node)}: {node_text(node)} indexes a tensor value (not an aux "
+                "tensor) with a non-constant or out-of-range index"
+            )
+        position.append(c % t.shape[d])
+    rest = t.shape[len(position) :]
+    elems = tuple(t.elems[t.flat(position + list(r))] for r in _ndindex(rest))
+    return _reshaped(_Tensor(rest, elems, t.element_type), rest)
 
 
 def _unsqueeze(self: _Importer, node: torch.fx.Node) -> _Tensor:

@@ -35,6 +35,13 @@ For every `mask.func` that is not windowed yet:
      fold-intervals sees that different pieces are disjoint.
    A remainder by a constant P <= 32 compared with a constant is left to
    fold-intervals as a periodic lane set.
+6. A comparison `X // D <pred> W` (D >= 32 a constant, W lane-uniform) is
+   split into its (at most two) pieces, where it is lane-uniform, instead of
+   becoming the block range of step 3 when the pieces pay off: X is split
+   by a divisor of D already, or `X // D` also indexes an aux tensor (that
+   load only packs split), or it is compared three times or more (VSA's
+   `any(topk[q // T] == kv // T)`: K block ranges, but two pieces with
+   lane-uniform conditions).
 
 Comparisons that cannot be rewritten stay as they are; `fold-intervals`
 reports why.
@@ -60,6 +67,10 @@ from maskopt.passes.analysis import Affine, LinearForms, Range, type_range
 MIN_SPLIT_DIVISOR = 8
 #: The most pieces one comparison is split into (over nested splits).
 MAX_PIECES = 32
+#: The smallest divisor of `X // D <pred> W` split in preference to its block range.
+PREFER_SPLIT_DIVISOR = 32
+#: `X // D` compared this often is split in preference to block ranges.
+PREFER_SPLIT_USES = 3
 
 #: arith.cmpi predicate number -> lane_cmp predicate name (signed and equality).
 CMPI_TO_LANE = {0: "eq", 1: "ne", 2: "slt", 3: "sle", 4: "sgt", 5: "sge"}
@@ -755,6 +766,27 @@ class _Rewriter:
         self.split_values.add(acc)
         return acc
 
+    def prefer_split(self, op: arith.CmpiOp) -> bool:
+        """Whether `op` is `X // D <pred> W` better split into pieces (step 6)."""
+        lane = self.forms.lane
+        for a, w in ((op.lhs, op.rhs), (op.rhs, op.lhs)):
+            fd = _floordiv_by_positive_constant(a)
+            if fd is None or lane is None or w in self.forms.dependent:
+                continue
+            numerator, d = fd
+            x = self.forms.of(numerator)
+            if d < PREFER_SPLIT_DIVISOR or x is None or x.coeff(lane) not in (1, -1):
+                continue
+            key, c = x.without(lane).key(), x.coeff(lane)
+            if any(k == key and kc == c and d % kd == 0 for k, kc, kd in self.splits):
+                return True
+            users = [use.operation for use in a.uses]
+            if any(isinstance(u, mask.LoadOp) for u in users):
+                return True
+            if sum(isinstance(u, arith.CmpiOp) for u in users) >= PREFER_SPLIT_USES:
+                return True
+        return False
+
     def rewrite(self, op: arith.CmpiOp, budget: int = MAX_PIECES) -> SSAValue | None:
         """A lane-affine equivalent of the comparison `op`, or None."""
         pred = CMPI_TO_LANE.get(op.predicate.value.data)
@@ -768,6 +800,8 @@ class _Rewriter:
             return op.result
         new = self.affine_compare(op, pred)
         if new is None and budget > 1 and self._known_residue(op):
+            new = self.split_compare(op, budget)
+        if new is None and budget > 1 and self.prefer_split(op):
             new = self.split_compare(op, budget)
         if new is None:
             new = self.floordiv_compare(op, pred)
