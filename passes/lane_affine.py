@@ -32,7 +32,10 @@ For every `mask.func` that is not windowed yet:
      lanes where `c * L + R - k * d` is in [0, d); there X // d = Q + k and
      X % d = c * L + R - k * d is lane-affine, and every X // (m * d),
      X % (m * d) of the same X follows. Piece bounds share R, so
-     fold-intervals sees that different pieces are disjoint.
+     fold-intervals sees that different pieces are disjoint. Where a piece's
+     ops load from an aux tensor, Q + k is clamped to the last lane's
+     quotient, so that a piece without lanes reads no index the mask does
+     not read (`sizes[kv // 64]` must not read one past the end).
    A remainder by a constant P <= 32 compared with a constant is left to
    fold-intervals as a periodic lane set.
 6. A comparison `X // D <pred> W` (D >= 32 a constant, W lane-uniform) is
@@ -63,6 +66,8 @@ from maskopt.passes.rewriting import dce as region_dce  # region_dce, fast on ma
 from maskopt.dialects import mask
 from maskopt.passes.analysis import Affine, LinearForms, Range, type_range
 
+#: The last lane of a window.
+LANES_LAST = 31
 #: The smallest divisor split into lane pieces (at most 5 pieces).
 MIN_SPLIT_DIVISOR = 8
 #: The most pieces one comparison is split into (over nested splits).
@@ -577,11 +582,24 @@ class _Rewriter:
         if guards is None:
             return None
         self.splits.setdefault((a.key(), c, d), (a, q, guards))
+        # A load in piece k reads at its quotient Q + k, which the mask only
+        # reads where the piece has lanes: past the last lane's quotient, it
+        # can be one past the end of an aux tensor. Clamped to the last
+        # lane's quotient, Q + k is unchanged in every piece with lanes and
+        # an index the mask reads in the others.
+        last = None
+        if any(isinstance(o, mask.LoadOp) for o in cone):
+            last = self._last_quotient(a, c, d, q.type, op)
+            if last is None:
+                return None
         pieces = []
         for k, guard in guards:
             ops: list[Operation] = []
-            qk = arith.AddiOp(q, self._const(k, q.type, ops))
+            qk: Operation = arith.AddiOp(q, self._const(k, q.type, ops))
             ops.append(qk)
+            if last is not None and k != 0:
+                qk = arith.MinSIOp(qk.results[0], last) if c == 1 else arith.MaxSIOp(qk.results[0], last)
+                ops.append(qk)
             replace: dict[SSAValue, SSAValue] = {}
             for o, (xo, dd, is_rem) in divisions:
                 if xo.key() != x.key() or dd % d:
@@ -621,6 +639,21 @@ class _Rewriter:
             self._insert(ops, op)
             pieces.append((guard, replace))
         return pieces
+
+    def _last_quotient(
+        self, a: Affine, c: int, d: int, t: IntegerType, at: Operation
+    ) -> SSAValue | None:
+        """(A + 31 * c) // d, the quotient at the window's last lane, in `t`."""
+        last = Materializer(self.forms).emit(a + Affine((), (LANES_LAST) * c), at)
+        if last is None:
+            return None
+        assert isinstance(last.type, IntegerType)
+        ops: list[Operation] = []
+        div = arith.FloorDivSIOp(last, self._const(d, last.type, ops))
+        ops.append(div)
+        value = self._emit_cast(div.result, t, ops)
+        self._insert(ops, at)
+        return value
 
     def piece_guards(
         self, r: SSAValue, c: int, d: int, at: Operation

@@ -659,7 +659,9 @@ mask.func @topk_tiles {
 
 
 // One comparison of `kv // 64` whose quotient also indexes an aux tensor
-// (the load only packs split) is split too, aligned with the load's pieces.
+// (the load only packs split) is split too, aligned with the load's pieces;
+// in piece 1 the load index Q + 1 is clamped to (kv + 31) // 64, the tile of
+// the last lane, so an empty piece 1 reads no tile the mask does not read.
 mask.func @tile_sizes {
 ^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %sizes : tensor<17xi64>, %t : i32):
   %c64 = arith.constant 64 : i32
@@ -700,29 +702,34 @@ mask.func @tile_sizes {
 // CHECK-NEXT:   %[[V19:.*]] = mask.lane_cmp "sge", 1 * lane + %[[V1]] + -64 : i32
 // CHECK-NEXT:   %[[V20:.*]] = mask.lane_cmp "slt", 1 * lane + %[[V1]] + -128 : i32
 // CHECK-NEXT:   %[[V21:.*]] = arith.andi %[[V19]], %[[V20]] : i1
-// CHECK-NEXT:   %[[V22:.*]] = arith.constant 0 : i32
-// CHECK-NEXT:   %[[V23:.*]] = arith.addi %[[V3]], %[[V22]] : i32
-// CHECK-NEXT:   %[[V24:.*]] = arith.constant 1 : i32
-// CHECK-NEXT:   %[[V25:.*]] = arith.addi %[[V3]], %[[V24]] : i32
-// CHECK-NEXT:   %[[N:.*]] = mask.load %[[SIZES]][%[[V23]]] : tensor<17xi64>[i32] -> i64
-// CHECK-NEXT:   %[[V26:.*]] = arith.constant 1099511627776 : i64
-// CHECK-NEXT:   %[[V27:.*]] = arith.constant -1099511627776 : i64
-// CHECK-NEXT:   %[[V28:.*]] = arith.minsi %[[N]], %[[V26]] : i64
-// CHECK-NEXT:   %[[V29:.*]] = arith.maxsi %[[V28]], %[[V27]] : i64
-// CHECK-NEXT:   %[[V30:.*]] = arith.extsi %[[V1]] : i32 to i64
-// CHECK-NEXT:   %[[V31:.*]] = arith.subi %[[V30]], %[[V29]] : i64
-// CHECK-NEXT:   %[[V32:.*]] = mask.lane_cmp "slt", 1 * lane + %[[V31]] + 0 : i64
-// CHECK-NEXT:   %[[V33:.*]] = arith.andi %[[V18]], %[[V32]] : i1
-// CHECK-NEXT:   %[[N_1:.*]] = mask.load %[[SIZES]][%[[V25]]] : tensor<17xi64>[i32] -> i64
-// CHECK-NEXT:   %[[V34:.*]] = arith.constant 1099511627776 : i64
-// CHECK-NEXT:   %[[V35:.*]] = arith.constant -1099511627776 : i64
-// CHECK-NEXT:   %[[V36:.*]] = arith.minsi %[[N_1]], %[[V34]] : i64
-// CHECK-NEXT:   %[[V37:.*]] = arith.maxsi %[[V36]], %[[V35]] : i64
-// CHECK-NEXT:   %[[V38:.*]] = arith.extsi %[[V1]] : i32 to i64
-// CHECK-NEXT:   %[[V39:.*]] = arith.subi %[[V38]], %[[V37]] : i64
-// CHECK-NEXT:   %[[V40:.*]] = mask.lane_cmp "slt", 1 * lane + %[[V39]] + -64 : i64
-// CHECK-NEXT:   %[[V41:.*]] = arith.andi %[[V21]], %[[V40]] : i1
-// CHECK-NEXT:   %[[REAL:.*]] = arith.ori %[[V33]], %[[V41]] : i1
+// CHECK-NEXT:   %[[V22:.*]] = arith.constant 31 : i32
+// CHECK-NEXT:   %[[V23:.*]] = arith.addi %[[KV]], %[[V22]] : i32
+// CHECK-NEXT:   %[[V24:.*]] = arith.constant 64 : i32
+// CHECK-NEXT:   %[[V25:.*]] = arith.floordivsi %[[V23]], %[[V24]] : i32
+// CHECK-NEXT:   %[[V26:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:   %[[V27:.*]] = arith.addi %[[V3]], %[[V26]] : i32
+// CHECK-NEXT:   %[[V28:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:   %[[V29:.*]] = arith.addi %[[V3]], %[[V28]] : i32
+// CHECK-NEXT:   %[[V30:.*]] = arith.minsi %[[V29]], %[[V25]] : i32
+// CHECK-NEXT:   %[[N:.*]] = mask.load %[[SIZES]][%[[V27]]] : tensor<17xi64>[i32] -> i64
+// CHECK-NEXT:   %[[V31:.*]] = arith.constant 1099511627776 : i64
+// CHECK-NEXT:   %[[V32:.*]] = arith.constant -1099511627776 : i64
+// CHECK-NEXT:   %[[V33:.*]] = arith.minsi %[[N]], %[[V31]] : i64
+// CHECK-NEXT:   %[[V34:.*]] = arith.maxsi %[[V33]], %[[V32]] : i64
+// CHECK-NEXT:   %[[V35:.*]] = arith.extsi %[[V1]] : i32 to i64
+// CHECK-NEXT:   %[[V36:.*]] = arith.subi %[[V35]], %[[V34]] : i64
+// CHECK-NEXT:   %[[V37:.*]] = mask.lane_cmp "slt", 1 * lane + %[[V36]] + 0 : i64
+// CHECK-NEXT:   %[[V38:.*]] = arith.andi %[[V18]], %[[V37]] : i1
+// CHECK-NEXT:   %[[N_1:.*]] = mask.load %[[SIZES]][%[[V30]]] : tensor<17xi64>[i32] -> i64
+// CHECK-NEXT:   %[[V39:.*]] = arith.constant 1099511627776 : i64
+// CHECK-NEXT:   %[[V40:.*]] = arith.constant -1099511627776 : i64
+// CHECK-NEXT:   %[[V41:.*]] = arith.minsi %[[N_1]], %[[V39]] : i64
+// CHECK-NEXT:   %[[V42:.*]] = arith.maxsi %[[V41]], %[[V40]] : i64
+// CHECK-NEXT:   %[[V43:.*]] = arith.extsi %[[V1]] : i32 to i64
+// CHECK-NEXT:   %[[V44:.*]] = arith.subi %[[V43]], %[[V42]] : i64
+// CHECK-NEXT:   %[[V45:.*]] = mask.lane_cmp "slt", 1 * lane + %[[V44]] + -64 : i64
+// CHECK-NEXT:   %[[V46:.*]] = arith.andi %[[V21]], %[[V45]] : i1
+// CHECK-NEXT:   %[[REAL:.*]] = arith.ori %[[V38]], %[[V46]] : i1
 // CHECK-NEXT:   %[[KEEP:.*]] = arith.andi %[[HIT_2]], %[[REAL]] : i1
 // CHECK-NEXT:   mask.yield %[[KEEP]] : i1
 // CHECK-NEXT: }

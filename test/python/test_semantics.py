@@ -315,3 +315,27 @@ def test_wide_tensor_value_is_rejected_with_a_reason():
                        r"\(40 elements\); the mask dialect is scalar and maskopt scalarizes tensor "
                        r"values of at most 32 elements"):
         maskopt.compile_mask(wide)
+
+
+_EDGE_SIZES = torch.tensor([64] * 16 + [48], dtype=torch.int64)  # kv < 17 * 64 exactly
+
+
+def _tile_padding(b, h, q_idx, kv_idx):
+    return kv_idx % 64 < _EDGE_SIZES[kv_idx // 64]
+
+
+def test_split_load_reads_no_index_the_mask_does_not():
+    """A load indexed by a split quotient (`sizes[kv // 64]`) reads tile Q + 1
+    in the second piece; when that piece has no lanes (kv_base = 1024, the
+    last tile) it must not read sizes[17], one past the end: the emulator
+    reports an out-of-bounds read as UB."""
+    import maskopt
+
+    result = maskopt.compile_mask(_tile_padding)
+    assert result.packed, result.reason
+    kv = torch.arange(0, 17 * 64 - 31, dtype=torch.int32)
+    z = torch.zeros_like(kv)
+    words = cute_emulator.load_module(result.cute_source).keep_words(
+        z, z, z, kv, aux_tensors=result.aux_tensors
+    )
+    assert torch.equal(words, corpus.reference_words(_tile_padding, z, z, z, kv))
