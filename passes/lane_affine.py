@@ -512,6 +512,8 @@ class _Rewriter:
             if red is None:
                 return None
             assert isinstance(red.type, IntegerType)
+            if d > Range.of_type(red.type).hi:
+                return None  # d is not a value of the materialized type
             mod = mask.FloorModOp(red, self._const(d, red.type, ops))
             ops.append(mod)
             r = mod.result
@@ -519,6 +521,8 @@ class _Rewriter:
         if whole is None:
             return None
         assert isinstance(whole.type, IntegerType)
+        if d > Range.of_type(whole.type).hi:
+            return None  # d is not a value of the materialized type
         q = arith.FloorDivSIOp(whole, self._const(d, whole.type, ops))
         ops.append(q)
         self._insert(ops, at)

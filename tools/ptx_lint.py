@@ -19,8 +19,11 @@ Two-input min/max, `max(a, max(-x, b))` and `VIADDMNMX` keep the negation.
 The CuTe target therefore never prints an i32 `0 - x` (see
 `maskopt.lowering.cute.PTXAS_NEGATION`), and this lint checks the PTX that
 LLVM actually produced: no register defined by a negation may be an
-operand of a `min`/`max`. It is conservative (a lone two-input min/max of a
-negation is compiled right, but is reported too).
+operand of a `min`/`max` chained with another of the same kind (either
+nesting order, either operand position: more than the shape known to fail).
+A lone two-input min/max of a negation is compiled right (its SASS keeps the
+negation) and is not reported: LLVM forms those itself, e.g. `max(-kv, 0)`
+from `(q - kv) - q`.
 
     python -m maskopt.tools.ptx_lint FILE.ptx ...     # exit 1 when a hazard is found
     python -m maskopt.tools.ptx_lint --corpus         # compile the corpus (sm_100a), lint it
@@ -66,9 +69,25 @@ def _negated(opcode: str, ops: list[str]) -> bool:
     return False
 
 
+def _minmax_kind(opcode: str) -> tuple[str, str] | None:
+    """("min" or "max", the operand type) of an integer min/max opcode."""
+    if not opcode.startswith(("min.", "max.")) or opcode.startswith(("min.f", "max.f")):
+        return None
+    return opcode[:3], opcode.rsplit(".", 1)[-1]
+
+
 def negation_into_minmax(ptx: str) -> list[Hazard]:
-    """Every use of a negated register by a `min`/`max` instruction in `ptx`."""
+    """
+    Every negated register that is an operand of an integer `min`/`max` that
+    is chained with a second one of the same kind and type (its result feeds
+    one, or one of its operands is the result of one): the shapes ptxas fuses
+    into a three-input VIMNMX3. A lone two-input min/max of a negation is
+    compiled right and is not reported.
+    """
     negs: dict[str, tuple[int, str]] = {}
+    minmax_defs: dict[str, tuple[str, str]] = {}  # register -> kind of the min/max defining it
+    # negated operands of a min/max whose result is not known to be chained yet
+    pending: dict[str, tuple[tuple[str, str], list[Hazard]]] = {}
     hazards: list[Hazard] = []
     for n, raw in enumerate(ptx.splitlines(), 1):
         line = raw.split("//", 1)[0]
@@ -76,17 +95,30 @@ def negation_into_minmax(ptx: str) -> list[Hazard]:
         if m is None:
             continue
         opcode, ops = m.group(1), _operands(m.group(2))
-        if opcode.startswith(("min.", "max.")) and not opcode.startswith(("min.f", "max.f")):
-            for src in ops[1:]:
-                if src in negs:
-                    ln, text = negs[src]
-                    hazards.append(Hazard(ln, text, n, line.strip()))
+        kind = _minmax_kind(opcode)
+        srcs = ops[1:]
+        found: list[Hazard] = []
+        chained = False
+        if kind is not None:
+            found = [Hazard(*negs[src], n, line.strip()) for src in srcs if src in negs]
+            for src in srcs:  # this min/max consumes a pending one of the same kind
+                if src in pending and pending[src][0] == kind:
+                    hazards += pending.pop(src)[1]
+            chained = any(minmax_defs.get(src) == kind for src in srcs)
+            if found and chained:
+                hazards += found
         if ops and ops[0].startswith("%"):
-            if _negated(opcode, ops):
-                negs[ops[0]] = (n, line.strip())
-            else:
-                negs.pop(ops[0], None)  # redefined (PTX registers are not SSA in general)
-    return hazards
+            dest = ops[0]  # (re)defined here: forget what the register held before
+            pending.pop(dest, None)
+            minmax_defs.pop(dest, None)
+            negs.pop(dest, None)
+            if kind is not None:
+                minmax_defs[dest] = kind
+                if found and not chained:
+                    pending[dest] = (kind, found)
+            elif _negated(opcode, ops):
+                negs[dest] = (n, line.strip())
+    return sorted(set(hazards), key=lambda h: (h.line, h.use_line))
 
 
 def lint_sources(

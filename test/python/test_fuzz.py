@@ -269,3 +269,15 @@ def test_cli_smoke(capsys):
     assert fuzz.main(["--masks", "4", "--seed", "3"]) == 0
     out = capsys.readouterr().out
     assert "masks 4" in out and "pack rate" in out
+
+
+def _huge_divisor_split(b, h, q_idx, kv_idx):
+    return torch.fmod(kv_idx.to(torch.int64), 2**32) == q_idx
+
+
+def test_split_by_a_divisor_wider_than_the_materialized_type():
+    """Fuzzer seed 12, mask 3076: lane-affine split `kv % 2**32` over an i32 form
+    and built an i32 constant 2**32 (a crash). The split is skipped now; exact."""
+    o = _check(_huge_divisor_split, consts=(0, 1, 2**31 - 32))
+    assert o.compile_error is None, o.describe()
+    assert_exact(o, "fmod by 2**32")

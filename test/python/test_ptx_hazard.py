@@ -24,26 +24,41 @@ I32_MIN, I32_MAX = -(2**31), 2**31 - 1
 _PTX = """
     neg.s32 \t%r39, %r24;
     add.s32 \t%r40, %r36, -16;
-    max.s32 \t%r44, %r33, %r39;   // hazard
+    max.s32 \t%r44, %r33, %r39;   // hazard: max(max(a, -x), b)
+    max.s32 \t%r45, %r44, %r40;
     sub.s32 \t%r50, 0, %r3;
-    min.s32 \t%r51, %r50, %r2;    // hazard
+    min.s32 \t%r49, %r2, %r1;
+    min.s32 \t%r51, %r49, %r50;   // hazard: min(min(a, b), -x)
     mul.lo.s32 \t%r60, %r4, -1;
-    max.relu.s32 \t%r61, %r1, %r60;  // hazard
+    max.relu.s32 \t%r61, %r1, %r60;  // hazard: the outer max is after it
+    max.s32 \t%r62, %r7, %r61;
     neg.s32 \t%r70, %r5;
     add.s32 \t%r71, %r70, %r1;    // not a min/max
     sub.s32 \t%r80, %r6, %r7;
     max.s32 \t%r81, %r80, %r1;    // a difference, not a negation
+    max.s32 \t%r82, %r81, %r2;
     // begin inline asm
     { .reg .b32 t; not.b32 t, %r8; add.s32 %r90, t, 1; }
     // end inline asm
     max.s32 \t%r91, %r90, %r1;    // the neg_i32 helper
+    max.s32 \t%r92, %r91, %r2;
     neg.s32 \t%r95, %r9;
     mov.b32 \t%r95, %r10;         // redefined before use
     max.s32 \t%r96, %r95, %r1;
+    max.s32 \t%r97, %r96, %r2;
+    neg.s64 \t%rd3, %rd2;
+    max.s64 \t%rd4, %rd3, 0;      // a lone two-input max: compiled right
+    neg.s32 \t%r100, %r11;
+    max.s32 \t%r101, %r100, %r1;  // chained with a min, not a max
+    min.s32 \t%r102, %r101, %r2;
+    neg.s32 \t%r110, %r12;
+    max.s32 \t%r111, %r110, %r1;
+    mov.b32 \t%r111, %r13;        // its result is redefined before the outer max
+    max.s32 \t%r112, %r111, %r2;
 """
 
 
-def test_lint_finds_exactly_the_negations_that_reach_a_min_or_max():
+def test_lint_finds_exactly_the_negations_that_reach_chained_min_or_max():
     hazards = negation_into_minmax(_PTX)
     assert [(h.negation.split()[0], h.use.split()[0]) for h in hazards] == [
         ("neg.s32", "max.s32"),
