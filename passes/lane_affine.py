@@ -652,6 +652,8 @@ class _Rewriter:
         if last is None:
             return None
         assert isinstance(last.type, IntegerType)
+        if d > Range.of_type(last.type).hi:
+            return None  # d is not a value of the materialized type
         ops: list[Operation] = []
         div = arith.FloorDivSIOp(last, self._const(d, last.type, ops))
         ops.append(div)
