@@ -128,15 +128,19 @@ class Materializer:
     #: ... when the rest of the form provably stays within +-REST.
     REST = 2**38
 
-    def emit_for_sign(self, form: Affine, at: Operation) -> SSAValue | None:
+    def emit_for_sign(
+        self, form: Affine, at: Operation, offset: int = 0, lane_coeff: int = 0
+    ) -> SSAValue | None:
         """
-        Insert ops computing a value with the same lane comparisons as `form`.
+        Insert ops computing a value with the same lane comparisons as `form`
+        in `k * L + form + offset <pred> 0` (the lane_cmp's constant `offset`).
 
-        `c * L + form <pred> 0` depends on `form` only through its value in
-        [-64, 64]: beyond, the comparison is the same for all 32 lanes. So
-        when exactly one atom `a` (say an int64 aux load) is too wide to
-        compute `form` in i64, `a` is first clamped to +-2^40 / |c|: if `c * a`
-        was beyond, `form` stays beyond +-(2^40 - 2^38), on the same side.
+        That comparison depends on `form + offset` only near 0 (within
+        32 * |k|, and |k| * 32 < 2^38 is required): beyond, it is the same for all 32 lanes. So when exactly
+        one atom `a` (say an int64 aux load) is too wide to compute `form` in
+        i64, `a` is first clamped to +-(2^40 + |offset|) / |c|: if `c * a` was
+        beyond, `form + offset` stays beyond +-(2^40 - 2^38 - |c|), on the same
+        side (the rest of the form is within +-2^38).
         """
         value = self.emit(form, at)
         if value is not None:
@@ -152,7 +156,10 @@ class Materializer:
         (a, c), rest = wide[0], form.without(wide[0][0])
         if not self.forms.uniform_range(rest).within(limit):
             return None
-        bound = self.CLAMP // abs(c)
+        total = self.CLAMP + abs(offset)
+        if total + self.REST >= 2**62 or abs(lane_coeff) * 32 >= self.REST:
+            return None  # the clamped form might not fit i64, or the lanes reach it
+        bound = total // abs(c)
         assert isinstance(a.type, IntegerType)
         hi = arith.ConstantOp.from_int_and_width(bound, a.type)
         lo = arith.ConstantOp.from_int_and_width(-bound, a.type)
@@ -276,7 +283,7 @@ class _Rewriter:
                     Rewriter.insert_op(true, InsertPoint.before(at))
                     return true.result
                 offset, u = 0, u + Affine((), offset)
-        value = Materializer(self.forms).emit_for_sign(u, at)
+        value = Materializer(self.forms).emit_for_sign(u, at, offset if c != 0 else 0, c)
         if value is None:
             return None
         if c == 0:

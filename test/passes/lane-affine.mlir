@@ -259,6 +259,27 @@ mask.func @int64_bound {
 // CHECK-NEXT:    mask.yield %[[LT]] : i1
 // CHECK-NEXT:  }
 
+// With a constant offset in the comparison the clamp lies beyond it too:
+// kv > min(l, q) + (2^40 + 7) (no wrap: min(l, q) <= q) decides lanes for
+// min(l, q) near -2^40, so that atom is clamped to +-(2^40 + 2^40 + 7), not
+// +-2^40 (fuzzer seed 12, mask 8381).
+mask.func @int64_bound_far_offset {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %lim : tensor<4xi64>):
+  %l = mask.load %lim[%b] : tensor<4xi64>[i32] -> i64
+  %q64 = arith.extsi %q : i32 to i64
+  %m = arith.minsi %l, %q64 : i64
+  %c = arith.constant 1099511627783 : i64
+  %s = arith.addi %m, %c : i64
+  %k64 = arith.extsi %kv : i32 to i64
+  %gt = arith.cmpi sgt, %k64, %s : i64
+  mask.yield %gt : i1
+}
+
+// CHECK-LABEL: mask.func @int64_bound_far_offset window {
+// CHECK:         %[[HI:.*]] = arith.constant 2199023255559 : i64
+// CHECK-NEXT:    %[[LO:.*]] = arith.constant -2199023255559 : i64
+// CHECK:         mask.lane_cmp "sgt", 1 * lane + %{{.*}} + -1099511627783 : i64
+
 // kv * kv is not lane-affine (and may overflow): the comparison stays.
 mask.func @square {
 ^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):

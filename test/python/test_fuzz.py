@@ -281,3 +281,20 @@ def test_split_by_a_divisor_wider_than_the_materialized_type():
     o = _check(_huge_divisor_split, consts=(0, 1, 2**31 - 32))
     assert o.compile_error is None, o.describe()
     assert_exact(o, "fmod by 2**32")
+
+
+_WIDE64 = torch.tensor([[-(2**63), 5, -(2**62), 2**63 - 1]], dtype=torch.int64)
+
+
+def _wide_atom_far_offset(b, h, q_idx, kv_idx):
+    return kv_idx > torch.minimum(q_idx, _WIDE64[b, q_idx]) + (2**40 + 7)
+
+
+def test_wide_atom_clamp_accounts_for_the_lane_cmp_offset():
+    """Fuzzer seed 12, mask 8381 (a MISCOMPILE): lane-affine clamped a too-wide
+    int64 atom to +-2**40 without the lane_cmp's own constant -(2**40 + 7), so
+    min(q, MIN64) became -2**40 and kv > -2**40 + 2**40 + 7 dropped 8 lanes.
+    The clamp now lies beyond the offset too."""
+    o = _check(_wide_atom_far_offset, shape=(1, 2, 4, 300), raw_q=True, uses_b=True, consts=(0, 7))
+    assert_exact(o, "wide atom, far offset")
+    assert o.packed, o.describe()
