@@ -742,8 +742,8 @@ mask.func @tile_sizes {
 // CHECK-NEXT:   %[[V37:.*]] = mask.lane_cmp "slt", 1 * lane + %[[V36]] + 0 : i64
 // CHECK-NEXT:   %[[V38:.*]] = arith.andi %[[V18]], %[[V37]] : i1
 // CHECK-NEXT:   %[[N_1:.*]] = mask.load %[[SIZES]][%[[V30]]] : tensor<17xi64>[i32] -> i64
-// CHECK-NEXT:   %[[V39:.*]] = arith.constant 1099511627776 : i64
-// CHECK-NEXT:   %[[V40:.*]] = arith.constant -1099511627776 : i64
+// CHECK-NEXT:   %[[V39:.*]] = arith.constant 1099511627840 : i64
+// CHECK-NEXT:   %[[V40:.*]] = arith.constant -1099511627840 : i64
 // CHECK-NEXT:   %[[V41:.*]] = arith.minsi %[[N_1]], %[[V39]] : i64
 // CHECK-NEXT:   %[[V42:.*]] = arith.maxsi %[[V41]], %[[V40]] : i64
 // CHECK-NEXT:   %[[V43:.*]] = arith.extsi %[[V1]] : i32 to i64
