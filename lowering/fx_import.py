@@ -13,13 +13,24 @@ captured scalars; one output, a 0-dim bool.
 
 Integer semantics are torch's: ops on int32 wrap, a Python scalar takes the
 tensor's dtype, tensor-tensor ops promote to the result dtype in `val`.
+
+Small tensors are scalarized: the `mask` dialect is scalar, so a value of
+static shape with at most `MAX_TENSOR_ELEMENTS` elements (the top-k row
+`topk[b, h, q // T]` of VSA, `kv_tile.unsqueeze(-1)`) is imported as its
+elements, one SSA value each, in row-major order (`_Tensor`). An aux tensor
+indexed in its leading dimensions only yields the loads of the remaining
+ones with constant indices; elementwise ops map over the broadcast elements;
+`unsqueeze`/`squeeze`/`expand`/`view`/`select` rearrange them; `any`/`all`
+reduce them with `ori`/`andi` chains. A larger or dynamically shaped
+tensor value is an `FXImportError` naming it.
 """
 
 from __future__ import annotations
 
+import math
 import os
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -41,6 +52,7 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.ir import Block, Operation, SSAValue
+from xdsl.transforms.canonicalization_patterns.utils import const_evaluate_operand
 
 from maskopt.dialects import mask
 
@@ -55,6 +67,8 @@ _DTYPES: dict[torch.dtype, IntegerType] = {
 }
 
 _TORCH_DIR = os.path.dirname(torch.__file__)
+#: The most elements of a tensor value the importer scalarizes.
+MAX_TENSOR_ELEMENTS = 32
 _FRAME = re.compile(r'File "([^"]+)", line (\d+)')
 
 
@@ -171,6 +185,11 @@ class _Importer:
     block: Block
     values: dict[torch.fx.Node, SSAValue] = field(default_factory=dict)
     location: LocationAttr = field(default_factory=UnknownLoc)
+    #: The element of a tensor result an elementwise emitter is emitting
+    #: (None for a 0-dim result): `scalar` picks the operands' elements.
+    element: tuple[int, ...] | None = None
+    #: Rows of aux tensors (`_Row`) loaded element by element, by node.
+    rows: dict[torch.fx.Node, _Tensor] = field(default_factory=dict)
 
     # Building ---------------------------------------------------------------
 
@@ -206,7 +225,7 @@ class _Importer:
     def operand(self, arg: Any, t: IntegerType, what: str) -> SSAValue:
         """An FX argument (node or Python scalar) as a value of type `t`."""
         if isinstance(arg, torch.fx.Node):
-            return self.cast(self.values[arg], t)
+            return self.cast(self.scalar(arg), t)
         if isinstance(arg, bool):
             return self.const(arg, t) if t == i1 else self.const(int(arg), t)
         if isinstance(arg, int):
@@ -227,7 +246,7 @@ class _Importer:
 
     def promoted(self, node: torch.fx.Node, args: Sequence[Any]) -> IntegerType:
         """The type torch computes a comparison in: the widest tensor operand."""
-        types = [self.values[a].type for a in args if isinstance(a, torch.fx.Node)]
+        types = [self.scalar(a).type for a in args if isinstance(a, torch.fx.Node)]
         ints = [t for t in types if isinstance(t, IntegerType) and t != i1]
         if ints:
             return max(ints, key=lambda t: t.width.data)
@@ -237,6 +256,94 @@ class _Importer:
 
     def where(self, node: torch.fx.Node) -> str:
         return format_location(user_location(node))
+
+    # Small tensors ----------------------------------------------------------
+
+    def scalar(self, arg: torch.fx.Node) -> SSAValue:
+        """The value of `arg`; of a tensor, the element that broadcasts to
+        the element being emitted (`self.element`)."""
+        v = self.values[arg]
+        if isinstance(v, _Row):
+            v = self.materialize(arg)
+        if isinstance(v, _Tensor):
+            if self.element is None:
+                raise FXImportError(
+                    f"{self.where(arg)}: {node_text(arg)} is a tensor of shape "
+                    f"{list(v.shape)} where the mask_mod needs a scalar"
+                )
+            return v.pick(self.element)
+        return v
+
+    def tensor(self, arg: torch.fx.Node) -> _Tensor:
+        """The value of `arg` as a `_Tensor` (a 0-dim one for a scalar)."""
+        v = self.values[arg]
+        if isinstance(v, _Row):
+            return self.materialize(arg)
+        if isinstance(v, _Tensor):
+            return v
+        if isinstance(v.type, TensorType):
+            raise FXImportError(
+                f"{self.where(arg)}: aux tensor {arg.name} is used as a whole; a mask_mod "
+                "indexes aux tensors"
+            )
+        return _Tensor((), (v,), v.type)  # type: ignore[arg-type]
+
+    def check_size(self, node: torch.fx.Node, shape: Sequence[int]) -> None:
+        n = math.prod(shape)
+        if n > MAX_TENSOR_ELEMENTS:
+            raise FXImportError(
+                f"{self.where(node)}: {node_text(node)} is a tensor of shape {list(shape)} "
+                f"({n} elements); the mask dialect is scalar and maskopt scalarizes "
+                f"tensor values of at most {MAX_TENSOR_ELEMENTS} elements"
+            )
+
+    def result_shape(self, node: torch.fx.Node) -> tuple[int, ...]:
+        """The static shape of a node's value (() without metadata)."""
+        shape = getattr(_val(node), "shape", None)
+        if shape is None:
+            return ()
+        if not all(isinstance(d, int) for d in shape):
+            raise FXImportError(
+                f"{self.where(node)}: {node_text(node)} has a dynamic shape "
+                f"{list(shape)}; maskopt scalarizes tensor values of static shape"
+            )
+        return tuple(shape)
+
+    def materialize(self, node: torch.fx.Node) -> _Tensor:
+        """The elements of the aux tensor row `node` (a `_Row`): one load each,
+        with constant indices for the dimensions the mask_mod left open."""
+        if node in self.rows:
+            return self.rows[node]
+        row = self.values[node]
+        assert isinstance(row, _Row) and isinstance(row.tensor.type, TensorType)
+        shape = tuple(row.tensor.type.get_shape()[len(row.prefix) :])
+        self.check_size(node, shape)
+        saved, self.location = self.location, user_location(node)
+        elems = []
+        for idx in _ndindex(shape):
+            consts = [self.const(i, i64) for i in idx]
+            elems.append(self.add(mask.LoadOp(row.tensor, [*row.prefix, *consts])))
+        self.location = saved
+        for i, e in enumerate(elems):
+            e.name_hint = f"{node.name}_{i}"
+        t = _Tensor(shape, tuple(elems), row.tensor.type.element_type)  # type: ignore[arg-type]
+        self.rows[node] = t
+        return t
+
+    def elementwise(self, node: torch.fx.Node, emitter: Emitter, shape: tuple[int, ...]) -> _Tensor:
+        """An elementwise op on tensors: the scalar emitter once per element."""
+        for a in node.args:  # a row too large to load is the culprit, not its user
+            if isinstance(a, torch.fx.Node) and isinstance(self.values.get(a), _Row):
+                self.materialize(a)
+        self.check_size(node, shape)
+        elems = []
+        try:
+            for idx in _ndindex(shape):
+                self.element = idx
+                elems.append(emitter(self, node))
+        finally:
+            self.element = None
+        return _Tensor(shape, tuple(elems), self.result_type(node))
 
     # Import -----------------------------------------------------------------
 
@@ -262,13 +369,21 @@ class _Importer:
                     f"{node_text(node)}"
                 )
             emitter = EMITTERS.get(node.target)
-            if emitter is None:
+            if emitter is not None:
+                shape = self.result_shape(node)
+                value = self.elementwise(node, emitter, shape) if shape else emitter(self, node)
+            elif (shaper := TENSOR_EMITTERS.get(node.target)) is not None:
+                value = shaper(self, node)
+            else:
                 raise FXImportError(
                     f"{self.where(node)}: unsupported operation in mask_mod: "
                     f"{node_text(node)}"
                 )
-            value = emitter(self, node)
-            if value.name_hint is None:
+            if isinstance(value, _Tensor):
+                for i, e in enumerate(value.elems):
+                    if e.name_hint is None:
+                        e.name_hint = f"{node.name}_{i}"
+            elif value.name_hint is None:
                 value.name_hint = node.name
             self.values[node] = value
         if output is None:
@@ -281,6 +396,11 @@ class _Importer:
         if not isinstance(result, torch.fx.Node):
             raise FXImportError(f"mask_mod returns {result!r}, not a bool tensor")
         value = self.values[result]
+        if isinstance(value, (_Tensor, _Row)):
+            raise FXImportError(
+                f"{self.where(result)}: mask_mod returns a tensor of shape "
+                f"{list(self.result_shape(result))}, not a 0-dim bool tensor"
+            )
         if value.type != i1:
             raise FXImportError(
                 f"{self.where(result)}: mask_mod returns {node_dtype(result)}, "
@@ -415,9 +535,8 @@ def _clamp(self: _Importer, node: torch.fx.Node) -> SSAValue:
 
 
 def _full(self: _Importer, node: torch.fx.Node) -> SSAValue:
-    size, value = node.args[0], node.args[1]
-    if list(size) not in ([], [1]):
-        raise FXImportError(f"{self.where(node)}: non-scalar {node_text(node)}")
+    """One element of `torch.full(size, value)` (elementwise: no operands)."""
+    value = node.args[1]
     t = self.result_type(node)
     if not isinstance(value, (bool, int)):
         raise FXImportError(f"{self.where(node)}: non-integer constant in {node_text(node)}")
@@ -425,11 +544,11 @@ def _full(self: _Importer, node: torch.fx.Node) -> SSAValue:
 
 
 def _convert(self: _Importer, node: torch.fx.Node) -> SSAValue:
-    return self.cast(self.values[node.args[0]], self.result_type(node))
+    return self.cast(self.scalar(node.args[0]), self.result_type(node))
 
 
 def _identity(self: _Importer, node: torch.fx.Node) -> SSAValue:
-    return self.values[node.args[0]]
+    return self.scalar(node.args[0])
 
 
 @dataclass(frozen=True)
@@ -441,7 +560,58 @@ class _Row:
     name_hint: str | None = None
 
 
-def _index(self: _Importer, node: torch.fx.Node) -> SSAValue:
+@dataclass(frozen=True)
+class _Tensor:
+    """
+    A tensor value of static shape, scalarized: its elements in row-major
+    order (`elems[i]` is a scalar SSA value of `element_type`). 0-dim values
+    are plain SSA values; a `_Tensor` has at least one dimension (or is the
+    0-dim view `_Importer.tensor` makes of a scalar).
+    """
+
+    shape: tuple[int, ...]
+    elems: tuple[SSAValue, ...]
+    element_type: IntegerType
+
+    def flat(self, idx: Sequence[int]) -> int:
+        flat = 0
+        for d, i in zip(self.shape, idx):
+            flat = flat * d + i
+        return flat
+
+    def pick(self, idx: tuple[int, ...]) -> SSAValue:
+        """The element that broadcasts to position `idx` of a result of rank
+        len(idx) >= rank (numpy broadcasting: trailing dimensions align,
+        size-1 dimensions repeat)."""
+        own = idx[len(idx) - len(self.shape) :] if self.shape else ()
+        return self.elems[self.flat([0 if d == 1 else i for d, i in zip(self.shape, own)])]
+
+
+def _ndindex(shape: Sequence[int]) -> Iterator[tuple[int, ...]]:
+    """Row-major positions of a tensor of `shape` (one, `()`, for a 0-dim one)."""
+    if not shape:
+        yield ()
+        return
+    for i in range(shape[0]):
+        for rest in _ndindex(shape[1:]):
+            yield (i, *rest)
+
+
+def _dim(self: _Importer, node: torch.fx.Node, dim: int, rank: int) -> int:
+    """A dimension argument normalized to [0, rank) (a 0-dim tensor takes 0 and -1)."""
+    n = max(rank, 1)
+    if not isinstance(dim, int) or not -n <= dim < n:
+        raise FXImportError(f"{self.where(node)}: dimension {dim!r} out of range in {node_text(node)}")
+    return dim % n
+
+
+def _index(self: _Importer, node: torch.fx.Node) -> SSAValue | _Row | _Tensor:
+    """
+    `t[i, j, ...]` of an aux tensor: one `mask.load` per element. Scalar
+    indices into fewer dimensions than `t` has give a `_Row` (loaded when it
+    is used as a value); tensor indices (`sizes[tiles]`) broadcast, and the
+    result has their shape followed by the dimensions left open.
+    """
     base, indices = node.args
     if not isinstance(base, torch.fx.Node):
         raise FXImportError(f"{self.where(node)}: unsupported {node_text(node)}")
@@ -449,29 +619,141 @@ def _index(self: _Importer, node: torch.fx.Node) -> SSAValue:
     prefix: tuple[SSAValue, ...] = ()
     if isinstance(tensor, _Row):
         tensor, prefix = tensor.tensor, tensor.prefix
+    if isinstance(tensor, _Tensor):
+        return _index_scalarized(self, node, tensor, indices)
     if not isinstance(tensor.type, TensorType):
         raise FXImportError(
             f"{self.where(node)}: {node_text(node)} indexes a value that is "
             "not an aux tensor"
         )
-    rank = len(tensor.type.get_shape()) - len(prefix)
+    shape = tuple(tensor.type.get_shape())
+    rank = len(shape) - len(prefix)
     if len(indices) > rank or any(i is None for i in indices):
         raise FXImportError(
             f"{self.where(node)}: {node_text(node)} must index the "
             f"dimensions of {base.name} with scalars"
         )
-    values = list(prefix)
+    index_tensors: list[_Tensor] = []
     for i in indices:
         if isinstance(i, torch.fx.Node):
-            v = self.values[i]
-            if v.type == i1:
+            t = self.tensor(i)
+            if t.element_type == i1:
                 raise FXImportError(f"{self.where(node)}: boolean index in {node_text(node)}")
-            values.append(v)
+            index_tensors.append(t)
         else:
-            values.append(self.operand(i, i64, node.name))
-    if len(indices) < rank:
-        return _Row(tensor, tuple(values), node.name)  # type: ignore[return-value]
-    return self.add(mask.LoadOp(tensor, values), node.name)
+            index_tensors.append(_Tensor((), (self.operand(i, i64, node.name),), i64))
+    batch = tuple(torch.broadcast_shapes(*(t.shape for t in index_tensors)))
+    rest = shape[len(prefix) + len(indices) :]
+    if not batch and rest:
+        return _Row(tensor, (*prefix, *(t.elems[0] for t in index_tensors)), node.name)
+    self.check_size(node, batch + rest)
+    elems = []
+    for idx in _ndindex(batch):
+        values = [*prefix, *(t.pick(idx) for t in index_tensors)]
+        for r in _ndindex(rest):
+            consts = [self.const(j, i64) for j in r]
+            elems.append(self.add(mask.LoadOp(tensor, [*values, *consts]), node.name if not batch + rest else None))
+    if not batch + rest:
+        return elems[0]
+    return _Tensor(batch + rest, tuple(elems), tensor.type.element_type)  # type: ignore[arg-type]
+
+
+def _index_scalarized(
+    self: _Importer, node: torch.fx.Node, t: _Tensor, indices: Sequence[Any]
+) -> SSAValue | _Tensor:
+    """`v[i]` of a scalarized tensor `v` (`topk[b, h, q // T][0]`) with constant indices."""
+    position = []
+    for d, i in enumerate(indices):
+        c = i
+        if isinstance(i, torch.fx.Node):
+            c = const_evaluate_operand(self.scalar(i))
+        if not isinstance(c, int) or d >= len(t.shape) or not -t.shape[d] <= c < t.shape[d]:
+            raise FXImportError(
+                f"{self.where(node)}: {node_text(node)} indexes a tensor value (not an aux "
+                "tensor) with a non-constant or out-of-range index"
+            )
+        position.append(c % t.shape[d])
+    rest = t.shape[len(position) :]
+    elems = tuple(t.elems[t.flat(position + list(r))] for r in _ndindex(rest))
+    return _reshaped(_Tensor(rest, elems, t.element_type), rest)
+
+
+def _unsqueeze(self: _Importer, node: torch.fx.Node) -> _Tensor:
+    t = self.tensor(node.args[0])
+    d = _dim(self, node, node.args[1], len(t.shape) + 1)
+    return _Tensor(t.shape[:d] + (1,) + t.shape[d:], t.elems, t.element_type)
+
+
+def _reshaped(t: _Tensor, shape: tuple[int, ...]) -> SSAValue | _Tensor:
+    """The elements of `t` (row-major) as a tensor of `shape`; a scalar for ()."""
+    return t.elems[0] if not shape else _Tensor(shape, t.elems, t.element_type)
+
+
+def _view(self: _Importer, node: torch.fx.Node) -> SSAValue | _Tensor:
+    """squeeze / view / reshape: the same elements in the same order."""
+    t = self.tensor(node.args[0])
+    shape = self.result_shape(node)
+    if math.prod(shape) != len(t.elems):
+        raise FXImportError(f"{self.where(node)}: element count changes in {node_text(node)}")
+    return _reshaped(t, shape)
+
+
+def _expand(self: _Importer, node: torch.fx.Node) -> SSAValue | _Tensor:
+    t = self.tensor(node.args[0])
+    shape = self.result_shape(node)
+    self.check_size(node, shape)
+    return _reshaped(_Tensor(shape, tuple(t.pick(i) for i in _ndindex(shape)), t.element_type), shape)
+
+
+def _select(self: _Importer, node: torch.fx.Node) -> SSAValue | _Tensor:
+    """`t.select(dim, i)` (`t[..., i]`) with a constant i."""
+    t = self.tensor(node.args[0])
+    d = _dim(self, node, node.args[1], len(t.shape))
+    i = node.args[2]
+    if not t.shape or not isinstance(i, int) or not -t.shape[d] <= i < t.shape[d]:
+        raise FXImportError(f"{self.where(node)}: unsupported {node_text(node)}")
+    i %= t.shape[d]
+    shape = t.shape[:d] + t.shape[d + 1 :]
+    elems = tuple(t.elems[t.flat(idx[:d] + (i,) + idx[d:])] for idx in _ndindex(shape))
+    return _reshaped(_Tensor(shape, elems, t.element_type), shape)
+
+
+def _reduce(op_cls, empty: bool) -> Emitter:
+    """`any` (`ori` chain) / `all` (`andi` chain) over some or all dimensions."""
+
+    def emit(self: _Importer, node: torch.fx.Node) -> SSAValue | _Tensor:
+        t = self.tensor(node.args[0])
+        rank = len(t.shape)
+        dim = node.args[1] if len(node.args) > 1 else node.kwargs.get("dim")
+        keepdim = node.args[2] if len(node.args) > 2 else node.kwargs.get("keepdim", False)
+        if dim is None:
+            dims = set(range(rank))
+        else:
+            dims = {_dim(self, node, d, rank) for d in (dim if isinstance(dim, (list, tuple)) else [dim])}
+            if rank == 0:
+                dims = set()
+        kept = [d for d in range(rank) if d not in dims]
+        reduced = [d for d in range(rank) if d in dims]
+        out = []
+        for k in _ndindex([t.shape[d] for d in kept]):
+            acc: SSAValue | None = None
+            for r in _ndindex([t.shape[d] for d in reduced]):
+                full = [0] * rank
+                for d, i in zip(kept, k):
+                    full[d] = i
+                for d, i in zip(reduced, r):
+                    full[d] = i
+                bit = self.cast(t.elems[t.flat(full)], i1)
+                acc = bit if acc is None else self.add(op_cls(acc, bit))
+            out.append(acc if acc is not None else self.const(empty, i1))
+        shape = tuple(1 if d in dims else t.shape[d] for d in range(rank)) if keepdim else tuple(
+            t.shape[d] for d in kept
+        )
+        if not shape:
+            return out[0]
+        return _Tensor(shape, tuple(out), i1)
+
+    return emit
 
 
 def _shift(op_cls) -> Emitter:
@@ -552,9 +834,30 @@ EMITTERS: dict[Any, Emitter] = {
     aten.clone.default: _identity,
     aten.alias.default: _identity,
     aten.lift_fresh_copy.default: _identity,
-    aten.index.Tensor: _index,
     aten.__rshift__.Scalar: _shift(arith.ShRSIOp),
     aten.__lshift__.Scalar: _shift(arith.ShLIOp),
+}
+
+
+#: Ops that are not elementwise: indexing, shape ops and reductions of
+#: scalarized tensors (see `_Tensor`).
+TENSOR_EMITTERS: dict[Any, Callable[[_Importer, torch.fx.Node], Any]] = {
+    aten.index.Tensor: _index,
+    aten.unsqueeze.default: _unsqueeze,
+    aten.squeeze.default: _view,
+    aten.squeeze.dim: _view,
+    aten.squeeze.dims: _view,
+    aten.view.default: _view,
+    aten.reshape.default: _view,
+    aten._unsafe_view.default: _view,
+    aten.expand.default: _expand,
+    aten.select.int: _select,
+    aten.any.default: _reduce(arith.OrIOp, False),
+    aten.any.dim: _reduce(arith.OrIOp, False),
+    aten.any.dims: _reduce(arith.OrIOp, False),
+    aten.all.default: _reduce(arith.AndIOp, True),
+    aten.all.dim: _reduce(arith.AndIOp, True),
+    aten.all.dims: _reduce(arith.AndIOp, True),
 }
 
 

@@ -32,9 +32,19 @@ For every `mask.func` that is not windowed yet:
      lanes where `c * L + R - k * d` is in [0, d); there X // d = Q + k and
      X % d = c * L + R - k * d is lane-affine, and every X // (m * d),
      X % (m * d) of the same X follows. Piece bounds share R, so
-     fold-intervals sees that different pieces are disjoint.
+     fold-intervals sees that different pieces are disjoint. Where a piece's
+     ops load from an aux tensor, Q + k is clamped to the last lane's
+     quotient, so that a piece without lanes reads no index the mask does
+     not read (`sizes[kv // 64]` must not read one past the end).
    A remainder by a constant P <= 32 compared with a constant is left to
    fold-intervals as a periodic lane set.
+6. A comparison `X // D <pred> W` (D >= 32 a constant, W lane-uniform) is
+   split into its (at most two) pieces, where it is lane-uniform, instead of
+   becoming the block range of step 3 when the pieces pay off: X is split
+   by a divisor of D already, or `X // D` also indexes an aux tensor (that
+   load only packs split), or it is compared three times or more (VSA's
+   `any(topk[q // T] == kv // T)`: K block ranges, but two pieces with
+   lane-uniform conditions).
 
 Comparisons that cannot be rewritten stay as they are; `fold-intervals`
 reports why.
@@ -56,10 +66,16 @@ from maskopt.passes.rewriting import dce as region_dce  # region_dce, fast on ma
 from maskopt.dialects import mask
 from maskopt.passes.analysis import Affine, LinearForms, Range, type_range
 
+#: The last lane of a window.
+LANES_LAST = 31
 #: The smallest divisor split into lane pieces (at most 5 pieces).
 MIN_SPLIT_DIVISOR = 8
 #: The most pieces one comparison is split into (over nested splits).
 MAX_PIECES = 32
+#: The smallest divisor of `X // D <pred> W` split in preference to its block range.
+PREFER_SPLIT_DIVISOR = 32
+#: `X // D` compared this often is split in preference to block ranges.
+PREFER_SPLIT_USES = 3
 
 #: arith.cmpi predicate number -> lane_cmp predicate name (signed and equality).
 CMPI_TO_LANE = {0: "eq", 1: "ne", 2: "slt", 3: "sle", 4: "sgt", 5: "sge"}
@@ -577,11 +593,24 @@ class _Rewriter:
         if guards is None:
             return None
         self.splits.setdefault((a.key(), c, d), (a, q, guards))
+        # A load in piece k reads at its quotient Q + k, which the mask only
+        # reads where the piece has lanes: past the last lane's quotient, it
+        # can be one past the end of an aux tensor. Clamped to the last
+        # lane's quotient, Q + k is unchanged in every piece with lanes and
+        # an index the mask reads in the others.
+        last = None
+        if any(isinstance(o, mask.LoadOp) for o in cone):
+            last = self._last_quotient(a, c, d, q.type, op)
+            if last is None:
+                return None
         pieces = []
         for k, guard in guards:
             ops: list[Operation] = []
-            qk = arith.AddiOp(q, self._const(k, q.type, ops))
+            qk: Operation = arith.AddiOp(q, self._const(k, q.type, ops))
             ops.append(qk)
+            if last is not None and k != 0:
+                qk = arith.MinSIOp(qk.results[0], last) if c == 1 else arith.MaxSIOp(qk.results[0], last)
+                ops.append(qk)
             replace: dict[SSAValue, SSAValue] = {}
             for o, (xo, dd, is_rem) in divisions:
                 if xo.key() != x.key() or dd % d:
@@ -621,6 +650,23 @@ class _Rewriter:
             self._insert(ops, op)
             pieces.append((guard, replace))
         return pieces
+
+    def _last_quotient(
+        self, a: Affine, c: int, d: int, t: IntegerType, at: Operation
+    ) -> SSAValue | None:
+        """(A + 31 * c) // d, the quotient at the window's last lane, in `t`."""
+        last = Materializer(self.forms).emit(a + Affine((), (LANES_LAST) * c), at)
+        if last is None:
+            return None
+        assert isinstance(last.type, IntegerType)
+        if d > Range.of_type(last.type).hi:
+            return None  # d is not a value of the materialized type
+        ops: list[Operation] = []
+        div = arith.FloorDivSIOp(last, self._const(d, last.type, ops))
+        ops.append(div)
+        value = self._emit_cast(div.result, t, ops)
+        self._insert(ops, at)
+        return value
 
     def piece_guards(
         self, r: SSAValue, c: int, d: int, at: Operation
@@ -766,6 +812,27 @@ class _Rewriter:
         self.split_values.add(acc)
         return acc
 
+    def prefer_split(self, op: arith.CmpiOp) -> bool:
+        """Whether `op` is `X // D <pred> W` better split into pieces (step 6)."""
+        lane = self.forms.lane
+        for a, w in ((op.lhs, op.rhs), (op.rhs, op.lhs)):
+            fd = _floordiv_by_positive_constant(a)
+            if fd is None or lane is None or w in self.forms.dependent:
+                continue
+            numerator, d = fd
+            x = self.forms.of(numerator)
+            if d < PREFER_SPLIT_DIVISOR or x is None or x.coeff(lane) not in (1, -1):
+                continue
+            key, c = x.without(lane).key(), x.coeff(lane)
+            if any(k == key and kc == c and d % kd == 0 for k, kc, kd in self.splits):
+                return True
+            users = [use.operation for use in a.uses]
+            if any(isinstance(u, mask.LoadOp) for u in users):
+                return True
+            if sum(isinstance(u, arith.CmpiOp) for u in users) >= PREFER_SPLIT_USES:
+                return True
+        return False
+
     def rewrite(self, op: arith.CmpiOp, budget: int = MAX_PIECES) -> SSAValue | None:
         """A lane-affine equivalent of the comparison `op`, or None."""
         pred = CMPI_TO_LANE.get(op.predicate.value.data)
@@ -779,6 +846,8 @@ class _Rewriter:
             return op.result
         new = self.affine_compare(op, pred)
         if new is None and budget > 1 and self._known_residue(op):
+            new = self.split_compare(op, budget)
+        if new is None and budget > 1 and self.prefer_split(op):
             new = self.split_compare(op, budget)
         if new is None:
             new = self.floordiv_compare(op, pred)

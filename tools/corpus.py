@@ -812,6 +812,44 @@ def make_head_strided_causal(stride=4):
     return head_strided_causal
 
 
+def _vsa_inputs(B=1, H=2, seq=1024, tile=64, top_k=4, video=(8, 8, 15), seed=11):
+    """
+    VSA's fine-pass inputs as attn-gym computes them: the tile layout of a
+    `video` latent grid (4x4x4 cubes, `tile` = 64 tokens each, edge cubes
+    padded), each query tile's top-k KV tiles from the coarse (tile-pooled)
+    scores of random q/k, and the real-token count of every KV tile. The
+    counts get PAD // tile + 1 zero entries (tiles of padding only), since
+    a word at kv_base < seq reads tiles up to (seq + PAD - 1) // tile.
+    """
+    from attn_gym.masks import compute_vsa_topk_indices, create_vsa_tile_metadata
+
+    meta = create_vsa_tile_metadata(video)
+    assert meta.padded_seq_length == seq and meta.tile_numel == tile
+    g = _rng(seed)
+    q = torch.randn(B, H, seq, 16, generator=g)
+    k = torch.randn(B, H, seq, 16, generator=g)
+    sizes = meta.variable_block_sizes
+    topk = compute_vsa_topk_indices(
+        q, k, tile, top_k, q_variable_block_sizes=sizes, kv_variable_block_sizes=sizes
+    )
+    padded = torch.cat([sizes, sizes.new_zeros(PAD // tile + 1)])
+    return topk, padded
+
+
+def make_vsa(padding=False, top_k=4):
+    from attn_gym.masks import generate_vsa_mask_mod
+
+    topk, sizes = _vsa_inputs(top_k=top_k)
+    return generate_vsa_mask_mod(topk, 64, sizes if padding else None)
+
+
+def make_vsa_padding():
+    from attn_gym.masks.vsa import generate_vsa_padding_mask_mod
+
+    _, sizes = _vsa_inputs()
+    return generate_vsa_padding_mask_mod(sizes, 64)
+
+
 # ----------------------------------------------------------------------------
 # the corpus
 # ----------------------------------------------------------------------------
@@ -885,6 +923,11 @@ CORPUS: list[MaskCase] = [
     MaskCase("window_or_prefix", make_window_or_prefix, (1, 1, 1024, 1024), True, True, 1, True, ("attn_gym", "union")),
     MaskCase("long_range_only", make_long_range_only, (1, 1, 1024, 1024), False, True, 1, True, ("attn_gym", "complement")),
     MaskCase("head_strided_causal_4", make_head_strided_causal, (1, 8, 256, 256), False, True, 8, True, ("mod", "periodic", "uniform")),
+    MaskCase("vsa_t64_k4", make_vsa, (1, 2, 1024, 1024), False, True, 1, False, ("attn_gym", "aux", "vector", "floordiv", "piecewise")),
+    MaskCase("vsa_t64_k4_padded", _P(make_vsa, True), (1, 2, 1024, 1024), False, True, 2, False, ("attn_gym", "aux", "vector", "floordiv", "mod", "piecewise")),
+    MaskCase("vsa_t64_k12", _P(make_vsa, False, 12), (1, 2, 1024, 1024), False, True, 1, False, ("attn_gym", "aux", "vector", "floordiv", "piecewise"),
+             note="12 block ranges would be more than 8 runs; split at the tile boundary it is 2"),
+    MaskCase("vsa_padding_t64", make_vsa_padding, (1, 1, 1024, 1024), False, True, 2, False, ("attn_gym", "aux", "floordiv", "mod", "piecewise")),
 ]
 
 CORPUS_BY_NAME: dict[str, MaskCase] = {c.name: c for c in CORPUS}
@@ -953,6 +996,12 @@ EXPECTED: dict[str, tuple[int | None, str | None]] = {
     "window_or_prefix": (2, None),
     "long_range_only": (1, None),
     "head_strided_causal_4": (1, None),  # kv % 4 == h % 4 is ((kv - h) mod 4) == 0: one periodic run
+    # any(topk[b, h, q // 64] == kv // 64) split at the tile boundary: the two
+    # pieces, each kept under a lane-uniform OR of K tile-id equalities
+    "vsa_t64_k4": (2, None),
+    "vsa_t64_k4_padded": (2, None),  # & kv % 64 < sizes[kv // 64]: one bound per piece
+    "vsa_t64_k12": (2, None),
+    "vsa_padding_t64": (2, None),
 }
 for _case in CORPUS:
     _case.ranges, _case.reason = EXPECTED[_case.name]

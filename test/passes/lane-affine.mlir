@@ -590,3 +590,167 @@ mask.func @uniform_divisor {
 // CHECK-NEXT:   %[[SAME:.*]] = mask.lane_cmp "sle", 1 * lane + %[[V6]] + 1 : i64
 // CHECK-NEXT:   mask.yield %[[SAME]] : i1
 // CHECK-NEXT: }
+
+// Step 6: `kv // 64` compared with three lane-uniform tile ids (VSA's
+// any(topk[q // 64] == kv // 64)) is split at the tile boundary, where each
+// comparison is the lane-uniform Q + k == t (Q = kv // 64), rather than
+// becoming three block ranges.
+mask.func @topk_tiles {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %topk : tensor<16x3xi32>):
+  %c64 = arith.constant 64 : i32
+  %i0 = arith.constant 0 : i64
+  %i1 = arith.constant 1 : i64
+  %i2 = arith.constant 2 : i64
+  %qt = arith.floordivsi %q, %c64 : i32
+  %t0 = mask.load %topk[%qt, %i0] : tensor<16x3xi32>[i32, i64] -> i32
+  %t1 = mask.load %topk[%qt, %i1] : tensor<16x3xi32>[i32, i64] -> i32
+  %t2 = mask.load %topk[%qt, %i2] : tensor<16x3xi32>[i32, i64] -> i32
+  %kt = arith.floordivsi %kv, %c64 : i32
+  %e0 = arith.cmpi eq, %t0, %kt : i32
+  %e1 = arith.cmpi eq, %t1, %kt : i32
+  %e2 = arith.cmpi eq, %t2, %kt : i32
+  %a = arith.ori %e0, %e1 : i1
+  %any = arith.ori %a, %e2 : i1
+  mask.yield %any : i1
+}
+
+// CHECK-LABEL: mask.func @topk_tiles window {
+// CHECK-NEXT: ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32, %[[TOPK:.*]]: tensor<16x3xi32>):
+// CHECK-NEXT:   %[[C64:.*]] = arith.constant 64 : i32
+// CHECK-NEXT:   %[[I0:.*]] = arith.constant 0 : i64
+// CHECK-NEXT:   %[[I1:.*]] = arith.constant 1 : i64
+// CHECK-NEXT:   %[[I2:.*]] = arith.constant 2 : i64
+// CHECK-NEXT:   %[[QT:.*]] = arith.floordivsi %[[Q]], %[[C64]] : i32
+// CHECK-NEXT:   %[[T0:.*]] = mask.load %[[TOPK]][%[[QT]], %[[I0]]] : tensor<16x3xi32>[i32, i64] -> i32
+// CHECK-NEXT:   %[[T1:.*]] = mask.load %[[TOPK]][%[[QT]], %[[I1]]] : tensor<16x3xi32>[i32, i64] -> i32
+// CHECK-NEXT:   %[[T2:.*]] = mask.load %[[TOPK]][%[[QT]], %[[I2]]] : tensor<16x3xi32>[i32, i64] -> i32
+// CHECK-NEXT:   %[[V0:.*]] = arith.constant 64 : i32
+// CHECK-NEXT:   %[[V1:.*]] = mask.floormod %[[KV]], %[[V0]] : i32
+// CHECK-NEXT:   %[[V2:.*]] = arith.constant 64 : i32
+// CHECK-NEXT:   %[[V3:.*]] = arith.floordivsi %[[KV]], %[[V2]] : i32
+// CHECK-NEXT:   %[[V4:.*]] = mask.lane_cmp "sge", 1 * lane + %[[V1]] + 0 : i32
+// CHECK-NEXT:   %[[V5:.*]] = mask.lane_cmp "slt", 1 * lane + %[[V1]] + -64 : i32
+// CHECK-NEXT:   %[[V6:.*]] = arith.andi %[[V4]], %[[V5]] : i1
+// CHECK-NEXT:   %[[V7:.*]] = mask.lane_cmp "sge", 1 * lane + %[[V1]] + -64 : i32
+// CHECK-NEXT:   %[[V8:.*]] = mask.lane_cmp "slt", 1 * lane + %[[V1]] + -128 : i32
+// CHECK-NEXT:   %[[V9:.*]] = arith.andi %[[V7]], %[[V8]] : i1
+// CHECK-NEXT:   %[[V10:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:   %[[V11:.*]] = arith.addi %[[V3]], %[[V10]] : i32
+// CHECK-NEXT:   %[[V12:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:   %[[V13:.*]] = arith.addi %[[V3]], %[[V12]] : i32
+// CHECK-NEXT:   %[[E0:.*]] = arith.cmpi eq, %[[T0]], %[[V11]] : i32
+// CHECK-NEXT:   %[[V14:.*]] = arith.andi %[[V6]], %[[E0]] : i1
+// CHECK-NEXT:   %[[E0_1:.*]] = arith.cmpi eq, %[[T0]], %[[V13]] : i32
+// CHECK-NEXT:   %[[V15:.*]] = arith.andi %[[V9]], %[[E0_1]] : i1
+// CHECK-NEXT:   %[[E0_2:.*]] = arith.ori %[[V14]], %[[V15]] : i1
+// CHECK-NEXT:   %[[V16:.*]] = mask.lane_cmp "sge", 1 * lane + %[[V1]] + 0 : i32
+// CHECK-NEXT:   %[[V17:.*]] = mask.lane_cmp "slt", 1 * lane + %[[V1]] + -64 : i32
+// CHECK-NEXT:   %[[V18:.*]] = arith.andi %[[V16]], %[[V17]] : i1
+// CHECK-NEXT:   %[[V19:.*]] = mask.lane_cmp "sge", 1 * lane + %[[V1]] + -64 : i32
+// CHECK-NEXT:   %[[V20:.*]] = mask.lane_cmp "slt", 1 * lane + %[[V1]] + -128 : i32
+// CHECK-NEXT:   %[[V21:.*]] = arith.andi %[[V19]], %[[V20]] : i1
+// CHECK-NEXT:   %[[V22:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:   %[[V23:.*]] = arith.addi %[[V3]], %[[V22]] : i32
+// CHECK-NEXT:   %[[V24:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:   %[[V25:.*]] = arith.addi %[[V3]], %[[V24]] : i32
+// CHECK-NEXT:   %[[E1:.*]] = arith.cmpi eq, %[[T1]], %[[V23]] : i32
+// CHECK-NEXT:   %[[V26:.*]] = arith.andi %[[V18]], %[[E1]] : i1
+// CHECK-NEXT:   %[[E1_1:.*]] = arith.cmpi eq, %[[T1]], %[[V25]] : i32
+// CHECK-NEXT:   %[[V27:.*]] = arith.andi %[[V21]], %[[E1_1]] : i1
+// CHECK-NEXT:   %[[E1_2:.*]] = arith.ori %[[V26]], %[[V27]] : i1
+// CHECK-NEXT:   %[[V28:.*]] = mask.lane_cmp "sge", 1 * lane + %[[V1]] + 0 : i32
+// CHECK-NEXT:   %[[V29:.*]] = mask.lane_cmp "slt", 1 * lane + %[[V1]] + -64 : i32
+// CHECK-NEXT:   %[[V30:.*]] = arith.andi %[[V28]], %[[V29]] : i1
+// CHECK-NEXT:   %[[V31:.*]] = mask.lane_cmp "sge", 1 * lane + %[[V1]] + -64 : i32
+// CHECK-NEXT:   %[[V32:.*]] = mask.lane_cmp "slt", 1 * lane + %[[V1]] + -128 : i32
+// CHECK-NEXT:   %[[V33:.*]] = arith.andi %[[V31]], %[[V32]] : i1
+// CHECK-NEXT:   %[[V34:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:   %[[V35:.*]] = arith.addi %[[V3]], %[[V34]] : i32
+// CHECK-NEXT:   %[[V36:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:   %[[V37:.*]] = arith.addi %[[V3]], %[[V36]] : i32
+// CHECK-NEXT:   %[[E2:.*]] = arith.cmpi eq, %[[T2]], %[[V35]] : i32
+// CHECK-NEXT:   %[[V38:.*]] = arith.andi %[[V30]], %[[E2]] : i1
+// CHECK-NEXT:   %[[E2_1:.*]] = arith.cmpi eq, %[[T2]], %[[V37]] : i32
+// CHECK-NEXT:   %[[V39:.*]] = arith.andi %[[V33]], %[[E2_1]] : i1
+// CHECK-NEXT:   %[[E2_2:.*]] = arith.ori %[[V38]], %[[V39]] : i1
+// CHECK-NEXT:   %[[A:.*]] = arith.ori %[[E0_2]], %[[E1_2]] : i1
+// CHECK-NEXT:   %[[ANY:.*]] = arith.ori %[[A]], %[[E2_2]] : i1
+// CHECK-NEXT:   mask.yield %[[ANY]] : i1
+// CHECK-NEXT: }
+
+
+// One comparison of `kv // 64` whose quotient also indexes an aux tensor
+// (the load only packs split) is split too, aligned with the load's pieces;
+// in piece 1 the load index Q + 1 is clamped to (kv + 31) // 64, the tile of
+// the last lane, so an empty piece 1 reads no tile the mask does not read.
+mask.func @tile_sizes {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %sizes : tensor<17xi64>, %t : i32):
+  %c64 = arith.constant 64 : i32
+  %kt = arith.floordivsi %kv, %c64 : i32
+  %hit = arith.cmpi eq, %kt, %t : i32
+  %off = mask.floormod %kv, %c64 : i32
+  %n = mask.load %sizes[%kt] : tensor<17xi64>[i32] -> i64
+  %off64 = arith.extsi %off : i32 to i64
+  %real = arith.cmpi slt, %off64, %n : i64
+  %keep = arith.andi %hit, %real : i1
+  mask.yield %keep : i1
+}
+
+// CHECK-LABEL: mask.func @tile_sizes window {
+// CHECK-NEXT: ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32, %[[SIZES:.*]]: tensor<17xi64>, %[[T:.*]]: i32):
+// CHECK-NEXT:   %[[V0:.*]] = arith.constant 64 : i32
+// CHECK-NEXT:   %[[V1:.*]] = mask.floormod %[[KV]], %[[V0]] : i32
+// CHECK-NEXT:   %[[V2:.*]] = arith.constant 64 : i32
+// CHECK-NEXT:   %[[V3:.*]] = arith.floordivsi %[[KV]], %[[V2]] : i32
+// CHECK-NEXT:   %[[V4:.*]] = mask.lane_cmp "sge", 1 * lane + %[[V1]] + 0 : i32
+// CHECK-NEXT:   %[[V5:.*]] = mask.lane_cmp "slt", 1 * lane + %[[V1]] + -64 : i32
+// CHECK-NEXT:   %[[V6:.*]] = arith.andi %[[V4]], %[[V5]] : i1
+// CHECK-NEXT:   %[[V7:.*]] = mask.lane_cmp "sge", 1 * lane + %[[V1]] + -64 : i32
+// CHECK-NEXT:   %[[V8:.*]] = mask.lane_cmp "slt", 1 * lane + %[[V1]] + -128 : i32
+// CHECK-NEXT:   %[[V9:.*]] = arith.andi %[[V7]], %[[V8]] : i1
+// CHECK-NEXT:   %[[V10:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:   %[[V11:.*]] = arith.addi %[[V3]], %[[V10]] : i32
+// CHECK-NEXT:   %[[V12:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:   %[[V13:.*]] = arith.addi %[[V3]], %[[V12]] : i32
+// CHECK-NEXT:   %[[HIT:.*]] = arith.cmpi eq, %[[V11]], %[[T]] : i32
+// CHECK-NEXT:   %[[V14:.*]] = arith.andi %[[V6]], %[[HIT]] : i1
+// CHECK-NEXT:   %[[HIT_1:.*]] = arith.cmpi eq, %[[V13]], %[[T]] : i32
+// CHECK-NEXT:   %[[V15:.*]] = arith.andi %[[V9]], %[[HIT_1]] : i1
+// CHECK-NEXT:   %[[HIT_2:.*]] = arith.ori %[[V14]], %[[V15]] : i1
+// CHECK-NEXT:   %[[V16:.*]] = mask.lane_cmp "sge", 1 * lane + %[[V1]] + 0 : i32
+// CHECK-NEXT:   %[[V17:.*]] = mask.lane_cmp "slt", 1 * lane + %[[V1]] + -64 : i32
+// CHECK-NEXT:   %[[V18:.*]] = arith.andi %[[V16]], %[[V17]] : i1
+// CHECK-NEXT:   %[[V19:.*]] = mask.lane_cmp "sge", 1 * lane + %[[V1]] + -64 : i32
+// CHECK-NEXT:   %[[V20:.*]] = mask.lane_cmp "slt", 1 * lane + %[[V1]] + -128 : i32
+// CHECK-NEXT:   %[[V21:.*]] = arith.andi %[[V19]], %[[V20]] : i1
+// CHECK-NEXT:   %[[V22:.*]] = arith.constant 31 : i32
+// CHECK-NEXT:   %[[V23:.*]] = arith.addi %[[KV]], %[[V22]] : i32
+// CHECK-NEXT:   %[[V24:.*]] = arith.constant 64 : i32
+// CHECK-NEXT:   %[[V25:.*]] = arith.floordivsi %[[V23]], %[[V24]] : i32
+// CHECK-NEXT:   %[[V26:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:   %[[V27:.*]] = arith.addi %[[V3]], %[[V26]] : i32
+// CHECK-NEXT:   %[[V28:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:   %[[V29:.*]] = arith.addi %[[V3]], %[[V28]] : i32
+// CHECK-NEXT:   %[[V30:.*]] = arith.minsi %[[V29]], %[[V25]] : i32
+// CHECK-NEXT:   %[[N:.*]] = mask.load %[[SIZES]][%[[V27]]] : tensor<17xi64>[i32] -> i64
+// CHECK-NEXT:   %[[V31:.*]] = arith.constant 1099511627776 : i64
+// CHECK-NEXT:   %[[V32:.*]] = arith.constant -1099511627776 : i64
+// CHECK-NEXT:   %[[V33:.*]] = arith.minsi %[[N]], %[[V31]] : i64
+// CHECK-NEXT:   %[[V34:.*]] = arith.maxsi %[[V33]], %[[V32]] : i64
+// CHECK-NEXT:   %[[V35:.*]] = arith.extsi %[[V1]] : i32 to i64
+// CHECK-NEXT:   %[[V36:.*]] = arith.subi %[[V35]], %[[V34]] : i64
+// CHECK-NEXT:   %[[V37:.*]] = mask.lane_cmp "slt", 1 * lane + %[[V36]] + 0 : i64
+// CHECK-NEXT:   %[[V38:.*]] = arith.andi %[[V18]], %[[V37]] : i1
+// CHECK-NEXT:   %[[N_1:.*]] = mask.load %[[SIZES]][%[[V30]]] : tensor<17xi64>[i32] -> i64
+// CHECK-NEXT:   %[[V39:.*]] = arith.constant 1099511627840 : i64
+// CHECK-NEXT:   %[[V40:.*]] = arith.constant -1099511627840 : i64
+// CHECK-NEXT:   %[[V41:.*]] = arith.minsi %[[N_1]], %[[V39]] : i64
+// CHECK-NEXT:   %[[V42:.*]] = arith.maxsi %[[V41]], %[[V40]] : i64
+// CHECK-NEXT:   %[[V43:.*]] = arith.extsi %[[V1]] : i32 to i64
+// CHECK-NEXT:   %[[V44:.*]] = arith.subi %[[V43]], %[[V42]] : i64
+// CHECK-NEXT:   %[[V45:.*]] = mask.lane_cmp "slt", 1 * lane + %[[V44]] + -64 : i64
+// CHECK-NEXT:   %[[V46:.*]] = arith.andi %[[V21]], %[[V45]] : i1
+// CHECK-NEXT:   %[[REAL:.*]] = arith.ori %[[V38]], %[[V46]] : i1
+// CHECK-NEXT:   %[[KEEP:.*]] = arith.andi %[[HIT_2]], %[[REAL]] : i1
+// CHECK-NEXT:   mask.yield %[[KEEP]] : i1
+// CHECK-NEXT: }

@@ -223,3 +223,119 @@ def test_same_residue_comparisons_pack_and_match_eager(fn):
         b, h, q, kv, aux_tensors=result.aux_tensors
     )
     assert torch.equal(words, corpus.reference_words(fn, b, h, q, kv))
+
+
+# Small tensor values (VSA's top-k rows), scalarized by the FX importer.
+# Tile ids and sizes take any value of their dtype (negative, huge ones too).
+_TOPK = torch.tensor(
+    [
+        [[3, -1, 0], [2**31 - 1, 1, 1], [-(2**31), 4, 2], [5, 5, 5]],
+        [[0, 1, 2], [3, 4, 5], [2, 0, 7], [-7, 6, 4]],
+    ],
+    dtype=torch.int32,
+)  # (H, Q // 32, K)
+_TILE_SIZES = torch.tensor([32, 7, -5, 2**40, 0, 31, 2**62], dtype=torch.int64)  # kv // 32 <= 6
+_TILES = torch.tensor([[[0, 2], [1, 6]], [[5, 3], [4, 4]]], dtype=torch.int64)  # (H, 2, 2), valid tile ids
+_WIDE = torch.zeros(2, 40, dtype=torch.int32)
+
+
+def _topk_any(b, h, q_idx, kv_idx):
+    return (_TOPK[h, q_idx // 32] == (kv_idx // 32).unsqueeze(-1)).any(dim=-1)
+
+
+def _topk_any_sized(b, h, q_idx, kv_idx):
+    kv_tile = kv_idx // 32
+    selected = (_TOPK[h, q_idx // 32] == kv_tile.unsqueeze(-1)).any(dim=-1)
+    return selected & (kv_idx % 32 < _TILE_SIZES[kv_tile])
+
+
+def _topk_none_causal(b, h, q_idx, kv_idx):
+    others = (_TOPK[h, q_idx // 32] != (kv_idx // 32).unsqueeze(-1)).all(-1)
+    return others & (kv_idx <= q_idx)
+
+
+def _topk_keepdim(b, h, q_idx, kv_idx):
+    hit = (_TOPK[h, q_idx // 32] == (kv_idx // 32).unsqueeze(-1)).any(-1, keepdim=True)
+    return hit.squeeze(-1) | (q_idx - kv_idx == 3)
+
+
+def _topk_first(b, h, q_idx, kv_idx):
+    row = _TOPK[h, q_idx // 32]
+    return (row[0] == kv_idx // 32) | (row[-1] <= kv_idx)
+
+
+def _gathered_sizes(b, h, q_idx, kv_idx):
+    sizes = _TILE_SIZES[_TILES[h, q_idx // 64]]  # a vector index: two loads
+    return ((kv_idx % 32).unsqueeze(-1) < sizes).any(-1)
+
+
+def _rows_2d(b, h, q_idx, kv_idx):
+    tiles = _TILES[h]  # a 2x2 row, compared as a whole
+    return (tiles == (kv_idx // 32)).any() & (tiles.expand(2, 2) >= 0).all()
+
+
+@pytest.mark.parametrize(
+    "fn",
+    [_topk_any, _topk_any_sized, _topk_none_causal, _topk_keepdim, _topk_first, _gathered_sizes, _rows_2d],
+)
+def test_scalarized_tensors_pack_and_match_eager(fn):
+    """Vector-valued mask_mods (any/all over a top-k row, unsqueeze, keepdim,
+    constant element indices, vector gathers) import element by element,
+    pack, and give the eager words on every alignment, for tile ids and sizes
+    of any value."""
+    import maskopt
+
+    result = maskopt.compile_mask(fn)
+    assert result.packed, result.reason
+    case = corpus.MaskCase("t", fn, (1, 2, 128, 192), None, True, None, False)
+    b, h, q, kv = corpus.sample_points(case, n_rows=12)
+    words = cute_emulator.load_module(result.cute_source).keep_words(
+        b, h, q, kv, aux_tensors=result.aux_tensors
+    )
+    assert torch.equal(words, corpus.reference_words(fn, b, h, q, kv))
+
+
+def test_vsa_runs_do_not_grow_with_top_k():
+    """any(topk[q // T] == kv // T) splits at the tile boundary: two runs, each
+    kept under a lane-uniform OR of the K tile-id equalities (K block ranges
+    would exceed max-intervals for K > 8)."""
+    for name in ("vsa_t64_k4", "vsa_t64_k4_padded", "vsa_t64_k12"):
+        _, _, result = compiled(name)
+        assert corpus.packed_runs(result) == 2, name
+
+
+def test_wide_tensor_value_is_rejected_with_a_reason():
+    import maskopt
+    from maskopt.lowering.fx_import import FXImportError
+
+    def wide(b, h, q_idx, kv_idx):
+        return (_WIDE[h] == kv_idx).any()
+
+    with pytest.raises(FXImportError, match=r"`_WIDE\[h\]` \(aten.index\) is a tensor of shape \[40\] "
+                       r"\(40 elements\); the mask dialect is scalar and maskopt scalarizes tensor "
+                       r"values of at most 32 elements"):
+        maskopt.compile_mask(wide)
+
+
+_EDGE_SIZES = torch.tensor([64] * 16 + [48], dtype=torch.int64)  # kv < 17 * 64 exactly
+
+
+def _tile_padding(b, h, q_idx, kv_idx):
+    return kv_idx % 64 < _EDGE_SIZES[kv_idx // 64]
+
+
+def test_split_load_reads_no_index_the_mask_does_not():
+    """A load indexed by a split quotient (`sizes[kv // 64]`) reads tile Q + 1
+    in the second piece; when that piece has no lanes (kv_base = 1024, the
+    last tile) it must not read sizes[17], one past the end: the emulator
+    reports an out-of-bounds read as UB."""
+    import maskopt
+
+    result = maskopt.compile_mask(_tile_padding)
+    assert result.packed, result.reason
+    kv = torch.arange(0, 17 * 64 - 31, dtype=torch.int32)
+    z = torch.zeros_like(kv)
+    words = cute_emulator.load_module(result.cute_source).keep_words(
+        z, z, z, kv, aux_tensors=result.aux_tensors
+    )
+    assert torch.equal(words, corpus.reference_words(_tile_padding, z, z, z, kv))
