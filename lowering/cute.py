@@ -904,10 +904,14 @@ class _FunctionPrinter:
             u = f"cutlass.Uint32({self.expr(x)})"
             return f"({u} + cutlass.Uint32({k}))" if k else u
 
-        if top_hi(top) >= 2**32:
+        # Every Uint32 operand of the max must stay below 2^31: on an H200
+        # the DSL's max of Uint32 values compared them as signed (prefix_lm_77
+        # at q = 2^31 - 1, where q + 1 = 2^31, gave 0 for 0xffffffff), which
+        # the CPU emulator does not model.
+        if top_hi(top) > INT32_MAX:
             return None
         lo_r = self.ranges.of(op.lo)
-        if has_lo and yr.hi + max(lo_r.hi, 0) >= 2**32:
+        if has_lo and yr.hi + max(lo_r.hi, 0) > INT32_MAX:
             return None
         if not has_lo and top[0] == "x":
             # A prefix whose x - y + k cannot leave i32: a signed max with 0.
