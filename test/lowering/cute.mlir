@@ -14,23 +14,20 @@ mask.func @causal {
 // CHECK-EMPTY:
 // CHECK-NEXT: import cutlass
 // CHECK-NEXT: import cutlass.cute as cute
-// CHECK-NEXT: from cutlass._mlir.dialects import llvm
-// CHECK-NEXT: from cutlass.cutlass_dsl import T, dsl_user_op
 // CHECK-NEXT: from flash_attn.cute import utils
 // CHECK-EMPTY:
 // CHECK-EMPTY:
-// CHECK-NEXT: @dsl_user_op
-// CHECK-NEXT: def bmsk_u32(pos, width, *, loc=None, ip=None):
-// CHECK:          "bmsk.clamp.b32 $0, $1, $2;",
-
-// CHECK:      @cute.jit
+// CHECK-NEXT: @cute.jit
 // CHECK-NEXT: def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
 // CHECK-NEXT:     """maskopt: mask.func @causal, packed keep word."""
 // CHECK-NEXT:     q = q_idx[0]
 // CHECK-NEXT:     kv = kv_idx[0]
-// CHECK-NEXT:     v = bmsk_u32(cutlass.Uint32(0), (max((cutlass.Uint32(q) + cutlass.Uint32(1)), cutlass.Uint32(kv)) - cutlass.Uint32(kv)))
+// CHECK-NEXT:     v = (q - kv)
+// CHECK-NEXT:     v_1 = (cutlass.Int32(31) - v)
+// CHECK-NEXT:     v_2 = max(v_1, cutlass.Int32(0))
+// CHECK-NEXT:     v_3 = utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_2))
 // CHECK-NEXT:     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
-// CHECK-NEXT:     packed[0] = v
+// CHECK-NEXT:     packed[0] = v_3
 // CHECK-NEXT:     return packed.load()
 // CHECK-EMPTY:
 // CHECK-EMPTY:
@@ -58,8 +55,9 @@ mask.func @prefix_lm {
 }
 
 // The upper end max(128, q + 1) - kv is one bit-field mask (PTX bmsk.clamp,
-// a `bmsk_u32` helper the module defines): width max(max(128, q + 1), kv) - kv
-// in Uint32 arithmetic, where q + 1 cannot wrap and the width not go below 0.
+// a `bmsk_u32` helper the module defines). Its width is computed in Int32:
+// the Uint32 form max(max(128, q + 1), kv) - kv is not used because q + 1
+// reaches 2^31, where the GPU compared the Uint32 operands as signed.
 // CHECK:      import cutlass.cute as cute
 // CHECK-NEXT: from cutlass._mlir.dialects import llvm
 // CHECK-NEXT: from cutlass.cutlass_dsl import T, dsl_user_op
@@ -70,9 +68,15 @@ mask.func @prefix_lm {
 // CHECK-NEXT:     """maskopt: mask.func @prefix_lm, packed keep word."""
 // CHECK-NEXT:     q = q_idx[0]
 // CHECK-NEXT:     kv = kv_idx[0]
-// CHECK-NEXT:     v = bmsk_u32(cutlass.Uint32(0), (max(max(cutlass.Uint32(128), (cutlass.Uint32(q) + cutlass.Uint32(1))), cutlass.Uint32(kv)) - cutlass.Uint32(kv)))
+// CHECK-NEXT:     v = (cutlass.Int32(128) - kv)
+// CHECK-NEXT:     v_1 = (q - kv)
+// CHECK-NEXT:     v_2 = (cutlass.Int32(31) - v_1)
+// CHECK-NEXT:     v_3 = max(v_2, cutlass.Int32(0))
+// CHECK-NEXT:     v_4 = (cutlass.Int32(32) - v_3)
+// CHECK-NEXT:     v_5 = max(v, v_4)
+// CHECK-NEXT:     v_6 = bmsk_u32(cutlass.Uint32(0), cutlass.Uint32(max(v_5, cutlass.Int32(0))))
 // CHECK-NEXT:     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
-// CHECK-NEXT:     packed[0] = v
+// CHECK-NEXT:     packed[0] = v_6
 // CHECK-NEXT:     return packed.load()
 // CHECK-EMPTY:
 // CHECK-EMPTY:
@@ -101,13 +105,14 @@ mask.func @sink_or_window {
 // CHECK-NEXT:     kv = kv_idx[0]
 // CHECK-NEXT:     v = bmsk_u32(cutlass.Uint32(0), cutlass.Uint32(max((cutlass.Int32(4) - kv), cutlass.Int32(0))))
 // CHECK-NEXT:     v_1 = (q - kv)
-// CHECK-NEXT:     v_2 = max(v_1, cutlass.Int32(64))
-// CHECK-NEXT:     v_3 = (v_2 + cutlass.Int32(-64))
-// CHECK-NEXT:     base = (cutlass.Uint32(kv) + cutlass.Uint32(v_3))
-// CHECK-NEXT:     v_4 = bmsk_u32(cutlass.Uint32(v_3), (max((cutlass.Uint32(q) + cutlass.Uint32(1)), base) - base))
-// CHECK-NEXT:     v_5 = (v | v_4)
+// CHECK-NEXT:     v_2 = (cutlass.Int32(31) - v_1)
+// CHECK-NEXT:     v_3 = max(v_2, cutlass.Int32(0))
+// CHECK-NEXT:     v_4 = max(v_1, cutlass.Int32(64))
+// CHECK-NEXT:     v_5 = (v_4 + cutlass.Int32(-64))
+// CHECK-NEXT:     v_6 = (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_3)) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_5)))
+// CHECK-NEXT:     v_7 = (v | v_6)
 // CHECK-NEXT:     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
-// CHECK-NEXT:     packed[0] = v_5
+// CHECK-NEXT:     packed[0] = v_7
 // CHECK-NEXT:     return packed.load()
 // CHECK-EMPTY:
 // CHECK-EMPTY:
@@ -335,9 +340,12 @@ mask.func @mask_mod {
 // CHECK-NEXT:     """maskopt: mask.func @mask_mod, packed keep word."""
 // CHECK-NEXT:     q = q_idx[0]
 // CHECK-NEXT:     kv = kv_idx[0]
-// CHECK-NEXT:     v = bmsk_u32(cutlass.Uint32(0), (max((cutlass.Uint32(q) + cutlass.Uint32(1)), cutlass.Uint32(kv)) - cutlass.Uint32(kv)))
+// CHECK-NEXT:     v = (q - kv)
+// CHECK-NEXT:     v_1 = (cutlass.Int32(31) - v)
+// CHECK-NEXT:     v_2 = max(v_1, cutlass.Int32(0))
+// CHECK-NEXT:     v_3 = utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_2))
 // CHECK-NEXT:     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
-// CHECK-NEXT:     packed[0] = v
+// CHECK-NEXT:     packed[0] = v_3
 // CHECK-NEXT:     return packed.load()
 // CHECK-EMPTY:
 // CHECK-EMPTY:
@@ -395,8 +403,8 @@ mask.func @odd_before_q {
 // A window read from an aux tensor: q - kv - w may leave i32, so
 // fold-intervals clamps it in i64; the CuTe target prints the clamp of that
 // difference in i32 as a - clamp(w, a - 32, a) with a = q - kv (no Int32
-// operation can overflow), and the range [lo, q + 1 - kv) as one bmsk_u32
-// whose width is computed in Uint32 (q + 1 and kv + lo cannot wrap).
+// operation can overflow). The range [lo, q + 1 - kv) is two shifts: its
+// Uint32 width form is not used because q + 1 reaches 2^31.
 mask.func @aux_window {
 ^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %win : tensor<4xi32>):
   %w = mask.load %win[%b] : tensor<4xi32>[i32] -> i32
@@ -412,19 +420,21 @@ mask.func @aux_window {
 // CHECK-NEXT:     b = b_idx[0]
 // CHECK-NEXT:     q = q_idx[0]
 // CHECK-NEXT:     kv = kv_idx[0]
+// CHECK-NEXT:     v = (q - kv)
+// CHECK-NEXT:     v_1 = (cutlass.Int32(31) - v)
+// CHECK-NEXT:     v_2 = max(v_1, cutlass.Int32(0))
 // CHECK-NEXT:     w = aux_tensors[0][b]
 // CHECK-NEXT:     a = (q - kv)
-// CHECK-NEXT:     v = (a - min(max(w, (a - cutlass.Int32(32))), a))
-// CHECK-NEXT:     base = (cutlass.Uint32(kv) + cutlass.Uint32(v))
-// CHECK-NEXT:     v_1 = bmsk_u32(cutlass.Uint32(v), (max((cutlass.Uint32(q) + cutlass.Uint32(1)), base) - base))
+// CHECK-NEXT:     v_3 = (a - min(max(w, (a - cutlass.Int32(32))), a))
+// CHECK-NEXT:     v_4 = (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_2)) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_3)))
 // CHECK-NEXT:     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
-// CHECK-NEXT:     packed[0] = v_1
+// CHECK-NEXT:     packed[0] = v_4
 // CHECK-NEXT:     return packed.load()
 
 // -----
 
 // Row-bounded causal: the upper end min(q + 1, max(len, 0)) - kv is a min of
-// two affine ends with the same kv, one Uint32 width.
+// two ends, one bmsk_u32 width in Int32 (q + 1 reaches 2^31: no Uint32 form).
 mask.func @row_bounded {
 ^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %len : tensor<64xi32>):
   %l = mask.load %len[%q] : tensor<64xi32>[i32] -> i32
@@ -435,7 +445,8 @@ mask.func @row_bounded {
 }
 
 // CHECK:      """maskopt: mask.func @row_bounded, packed keep word."""
-// CHECK:          v_1 = bmsk_u32(cutlass.Uint32(0), (max(min((cutlass.Uint32(q) + cutlass.Uint32(1)), cutlass.Uint32(v)), cutlass.Uint32(kv)) - cutlass.Uint32(kv)))
+// CHECK:          v_6 = min(v_3, v_5)
+// CHECK-NEXT:     v_7 = bmsk_u32(cutlass.Uint32(0), cutlass.Uint32(max(v_6, cutlass.Int32(0))))
 
 // -----
 
@@ -454,6 +465,6 @@ mask.func @doc_start_i64 {
 
 // CHECK:      """maskopt: mask.func @doc_start_i64, packed keep word."""
 // CHECK:          wide = cutlass.Int64(kv)
-// CHECK:          v = cutlass.Int32(min(max(s, wide), (wide + cutlass.Int64(32))) - wide)
+// CHECK:          v_3 = cutlass.Int32(min(max(s, wide), (wide + cutlass.Int64(32))) - wide)
 // CHECK-NOT:      1099511627776
 // CHECK:          return packed.load()
