@@ -38,9 +38,10 @@ constant amount in range drops the bits shifted out, like torch's.
 Range words are PTX `bmsk.clamp` (`bmsk_u32`, see `USE_BMSK`) where that is
 cheaper than the two shifts. An upper end that keeps the lanes of an affine
 `t - kv` (causal-style ends; see `affine_bound`) gets its width as
-`max(t, kv + lo) - (kv + lo)` in Uint32 arithmetic, which value ranges keep
-exact (every operand >= 0 and below 2^32): `q + 1 - kv` would overflow Int32
-at q = 2^31 - 1. An i64 clamp of a difference that fold-intervals widened
+`max(t, kv + lo) - (kv + lo)` in Uint32 arithmetic where value ranges keep
+every operand of the max in [0, 2^31) (`q + 1 - kv` would overflow Int32 at
+q = 2^31 - 1; at q + 1 = 2^31 an H200 compared the Uint32 operands of a
+nested max as signed, see test/gpu-results.md). An i64 clamp of a difference that fold-intervals widened
 (`q - kv - win[b]`, `start - kv` of an int64 start) prints in i32 where the
 operands fit (`a - clamp(w, a - 32, a)`), else as `clamp(start, kv, kv + 32)
 - kv` in Int64 (see `narrow_clamped_difference`).
@@ -586,7 +587,7 @@ class _FunctionPrinter:
         if op.input.type != IntegerType(64) or op.result.type != i32:
             return None
 
-        def clamp_of(v: SSAValue, kind, other) -> tuple[SSAValue, int] | None:
+        def clamp_of(v: SSAValue, kind) -> tuple[SSAValue, int] | None:
             o = v.owner
             if not isinstance(o, kind):
                 return None
@@ -597,15 +598,15 @@ class _FunctionPrinter:
             return None
 
         t = op.input
-        outer = clamp_of(t, arith.MinSIOp, None)
+        outer = clamp_of(t, arith.MinSIOp)
         if outer is not None:
-            inner = clamp_of(outer[0], arith.MaxSIOp, None)
+            inner = clamp_of(outer[0], arith.MaxSIOp)
             if inner is None:
                 return None
             s, k1, k2 = inner[0], inner[1], outer[1]
         else:
-            outer = clamp_of(t, arith.MaxSIOp, None)
-            inner = None if outer is None else clamp_of(outer[0], arith.MinSIOp, None)
+            outer = clamp_of(t, arith.MaxSIOp)
+            inner = None if outer is None else clamp_of(outer[0], arith.MinSIOp)
             if inner is None:
                 return None
             s, k1, k2 = inner[0], outer[1], inner[1]
@@ -879,7 +880,7 @@ class _FunctionPrinter:
         `t - y`, `t` a max/min of terms `x + k` (see `affine_bound`): bits
         [L, t - y) with L = max(lo, 0) are `bmsk_u32(L, max(t, y + L) - (y + L))`
         in Uint32 arithmetic (exact: every operand is >= 0 and value ranges
-        keep `t` and `y + L` below 2^32; the width cannot go below 0; bmsk.clamp
+        keep `t` and `y + L` below 2^31; the width cannot go below 0; bmsk.clamp
         clips it at bit 31 and gives 0 for L >= 32). A prefix `x - y + k`
         that cannot leave i32 is `bmsk_u32(0, max(x - y + k, 0))`. No
         negation, no min/max of a negation, no all-ones register.
