@@ -290,6 +290,16 @@ class _FunctionPrinter:
         self.ctx.names[v] = name
         return name
 
+    def bind(self, hint: str, text: str) -> str:
+        """`text` under a fresh name defined on its own line (text itself when
+        it is a name already, or in a self-contained expression, which
+        defines no names)."""
+        if self.inline or text.isidentifier():
+            return text
+        name = self.ctx.fresh(hint)
+        self.ctx.line(f"{name} = {text}")
+        return name
+
     def const(self, c: int, t) -> str:
         if t == i1:
             return f"cutlass.Boolean({bool(c)})"
@@ -630,10 +640,7 @@ class _FunctionPrinter:
             return None
         if a is None or b is None:
             return None
-        if not a.isidentifier() and not self.inline:
-            name = self.ctx.fresh("a")
-            self.ctx.line(f"{name} = {a}")
-            a = name
+        a = self.bind("a", a)
         lo = a if k2 == 0 else f"({a} - cutlass.Int32({k2}))"
         hi = a if k1 == 0 else f"({a} - cutlass.Int32({k1}))"
         return f"({a} - min(max({b}, {lo}), {hi}))"
@@ -666,11 +673,7 @@ class _FunctionPrinter:
             if inner is None:
                 break
             a = inner
-        b64 = f"cutlass.Int64({b})"
-        if not self.inline:  # a self-contained expression defines no names
-            name = self.ctx.fresh("wide")
-            self.ctx.line(f"{name} = {b64}")
-            b64 = name
+        b64 = self.bind("wide", f"cutlass.Int64({b})")
         lo = b64 if k1 == 0 else f"({b64} + cutlass.Int64({k1}))"
         hi = b64 if k2 == 0 else f"({b64} + cutlass.Int64({k2}))"
         return f"cutlass.Int32(min(max({self.expr(a)}, {lo}), {hi}) - {b64})"
@@ -931,15 +934,9 @@ class _FunctionPrinter:
         pos = "cutlass.Uint32(0)"
         base = f"cutlass.Uint32({self.expr(y)})"
         if has_lo:
-            lo = self.nonneg(op.lo)
-            if not lo.isidentifier():
-                name = self.ctx.fresh("lo")
-                self.ctx.line(f"{name} = {lo}")
-                lo = name
+            lo = self.bind("lo", self.nonneg(op.lo))
             pos = f"cutlass.Uint32({lo})"
-            name = self.ctx.fresh("base")
-            self.ctx.line(f"{name} = ({base} + {pos})")
-            base = name
+            base = self.bind("base", f"({base} + {pos})")
         self.ctx.uses_bmsk = True
         return f"bmsk_u32({pos}, (max({top_text}, {base}) - {base}))"
 
