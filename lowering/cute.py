@@ -133,7 +133,8 @@ class CutePrintContext:
     _next: dict[str, int] = field(default_factory=dict, repr=False)
     _next_for: set[str] | None = field(default=None, repr=False)
     uses_bmsk: bool = False
-    uses_neg: set[str] = field(default_factory=set)
+    uses_helpers: set[str] = field(default_factory=set)
+    """Names of the inline-PTX helpers besides bmsk_u32 (`INLINE_HELPERS`) that the module calls."""
 
     def line(self, text: str = "") -> None:
         print(("    " * self.indent + text) if text else "", file=self.output)
@@ -170,7 +171,7 @@ class CutePrintContext:
 _RESERVED = {
     "cutlass", "cute", "utils", "min", "max", "mask_mod", "b_idx", "h_idx",
     "q_idx", "kv_idx", "seqlen_info", "aux_tensors", "aux_scalars", "lane",
-    "packed", "word", "bmsk_u32", "neg_i32", "neg_i64", "llvm", "T", "dsl_user_op",
+    "packed", "word", "bmsk_u32", "neg_i32", "neg_i64", "sat_u32", "llvm", "T", "dsl_user_op",
 }
 
 #: Whether range words may use the `bmsk_u32` helper (PTX bmsk.clamp), which
@@ -203,6 +204,13 @@ def bmsk_u32(pos, width, *, loc=None, ip=None):
         )
     )
 '''
+
+#: Why a min/max never has a constant left operand: the DSL's arith
+#: `_min`/`_max` take the signedness of the left operand, and a constant
+#: there becomes an `arith.constant` without one, so `max(Uint32(77), u)`
+#: compiles to `max.s32` (found on an H200 at u = 2^31; the CPU emulator
+#: models it).
+DSL_CONSTANT_MINMAX = "the DSL compares signed when min/max's left operand is a constant"
 
 #: Why no i32 value is printed as `0 - x` (see the module docstring): ptxas
 #: folds `max(max(a, 0 - x), b)` into `VIMNMX3 a, x, b`, dropping the
@@ -243,6 +251,29 @@ NEG_HELPERS = {
         "    truncated 64-bit negation to a 32-bit one).",
     ),
 }
+
+
+#: The helper a module defines when it narrows an Int64 to Uint32 saturating.
+SAT_U32_HELPER = '''\
+@dsl_user_op
+def sat_u32(x, *, loc=None, ip=None):
+    """An Int64 clamped to [0, 2^32 - 1], as a Uint32 (PTX cvt.sat.u32.s64)."""
+    return cutlass.Uint32(
+        llvm.inline_asm(
+            T.i32(),
+            [cutlass.Int64(x).ir_value(loc=loc, ip=ip)],
+            "cvt.sat.u32.s64 $0, $1;",
+            "=r,l",
+            has_side_effects=False,
+            is_align_stack=False,
+            asm_dialect=llvm.AsmDialect.AD_ATT,
+        )
+    )
+'''
+
+#: The inline-PTX helpers besides bmsk_u32, by name: a module defines those
+#: it calls (`CutePrintContext.uses_helpers`).
+INLINE_HELPERS = {**NEG_HELPERS, "sat_u32": SAT_U32_HELPER}
 
 
 @dataclass
@@ -333,10 +364,8 @@ class _FunctionPrinter:
                 )
             case _ if type(op) in _BINARY:
                 return self.binary(op)
-            case arith.MinSIOp():
-                return f"min({e(op.lhs)}, {e(op.rhs)})"
-            case arith.MaxSIOp():
-                return f"max({e(op.lhs)}, {e(op.rhs)})"
+            case arith.MinSIOp() | arith.MaxSIOp():
+                return self.minmax(op)
             case arith.CmpiOp():
                 pred = op.predicate.value.data
                 a, b = e(op.lhs), e(op.rhs)
@@ -421,6 +450,9 @@ class _FunctionPrinter:
                 raise CuteEmitError(f"{op.name} by a non-constant or out-of-range amount")
         if isinstance(op, (arith.FloorDivSIOp, arith.RemSIOp)):
             b = self.safe_divisor(op, b)
+            unsigned = self.unsigned_division(op, sym, a, b)
+            if unsigned is not None:
+                return unsigned
         if isinstance(op, arith.ShLIOp):
             return f"({a} {sym} {b})"  # shl without nsw: the bits shifted out are dropped
         if self.ranges.may_wrap(op):
@@ -506,7 +538,7 @@ class _FunctionPrinter:
                 f"a negation with nothing to push it into needs the {helper} helper "
                 f"({PTXAS_NEGATION}), which a self-contained expression cannot define"
             )
-        self.ctx.uses_neg.add(helper)
+        self.ctx.uses_helpers.add(helper)
         return f"{helper}({self.expr(x)})"
 
     def pushed_negation(self, x: SSAValue, depth: int = 0) -> str | None:
@@ -627,6 +659,16 @@ class _FunctionPrinter:
             return self.clamped_difference(d.rhs, d.lhs, -k2, -k1)
         return self.clamped_difference(d.lhs, d.rhs, k1, k2)
 
+    def minmax(self, op: arith.MinSIOp | arith.MaxSIOp) -> str:
+        """`min(a, b)`/`max(a, b)`, a constant operand printed second: the
+        DSL compares signed whenever the left operand is a constant
+        (`DSL_CONSTANT_MINMAX`)."""
+        a, b = op.lhs, op.rhs
+        if const_evaluate_operand(a) is not None:
+            a, b = b, a
+        kind = "min" if isinstance(op, arith.MinSIOp) else "max"
+        return f"{kind}({self.expr(a)}, {self.expr(b)})"
+
     def clamped_difference(self, av: SSAValue, bv: SSAValue, k1: int, k2: int) -> str | None:
         """`clamp(a - b, k1, k2)` of i64 values as an i32 expression, or None
         (see `narrow_clamped_difference`)."""
@@ -696,6 +738,24 @@ class _FunctionPrinter:
         d, x = self.ranges.of(rhs), self.ranges.of(lhs)
         return d.lo <= -1 <= d.hi and x.lo == Range.of_type(lhs.type).lo
 
+    def unsigned_division(self, op: Operation, sym: str, a: str, b: str) -> str | None:
+        """
+        An i32 `a // b` or `a % b` whose dividend is >= 0 and divisor > 0 in
+        Uint32 (`divui`/`remui`: the same quotient and remainder, without
+        the sign corrections of the signed forms; a division by a constant
+        is a multiply-high and a shift), converted back exactly (< 2^31).
+        """
+        lhs, rhs = op.operands[0], op.operands[1]
+        if (
+            op.results[0].type != i32
+            or self.ranges.of(lhs).lo < 0
+            or self.ranges.of(rhs).lo <= 0
+        ):
+            return None
+        c = const_evaluate_operand(rhs)
+        bu = f"cutlass.Uint32({b if c is None else c})"
+        return f"cutlass.Int32(cutlass.Uint32({a}) {sym} {bu})"
+
     def safe_divisor(self, op: Operation, d: str) -> str:
         """
         The divisor `d` of `op`, replaced by 1 where the division is UB:
@@ -729,7 +789,7 @@ class _FunctionPrinter:
         if safe != d:  # divides by 1 where the division is UB
             d, dr = safe, Range(dr.lo, max(dr.hi, 1))
         if self.ranges.of(op.lhs).lo >= 0 and dr.lo > 0:
-            return f"({a} % {d})"
+            return self.unsigned_division(op, "%", a, d) or f"({a} % {d})"
         # `%` truncates on runtime values: move a remainder of the wrong sign.
         r = f"({a} % {d})"
         if not self.inline:
@@ -899,23 +959,26 @@ class _FunctionPrinter:
                 return (0 if t[1] is None else self.ranges.of(t[1]).hi) + t[2]
             return max(top_hi(t[1]), top_hi(t[2]))
 
+        def is_const(t: tuple) -> bool:
+            return t[0] == "x" and t[1] is None
+
         def top_expr(t: tuple) -> str:
             if t[0] != "x":
-                return f"{t[0]}({top_expr(t[1])}, {top_expr(t[2])})"
+                a, b = (t[2], t[1]) if is_const(t[1]) else (t[1], t[2])  # DSL_CONSTANT_MINMAX
+                return f"{t[0]}({top_expr(a)}, {top_expr(b)})"
             _, x, k = t
             if x is None:
                 return f"cutlass.Uint32({k})"
             u = f"cutlass.Uint32({self.expr(x)})"
             return f"({u} + cutlass.Uint32({k}))" if k else u
 
-        # Every Uint32 operand of the max must stay below 2^31: on an H200
-        # the DSL's max of Uint32 values compared them as signed (prefix_lm_77
-        # at q = 2^31 - 1, where q + 1 = 2^31, gave 0 for 0xffffffff), which
-        # the CPU emulator does not model.
-        if top_hi(top) > INT32_MAX:
+        # Every `x + k` is exact in Uint32. (Operands reach 2^31: q + 1 at
+        # q = 2^31 - 1. A max is unsigned only with a runtime left operand,
+        # `DSL_CONSTANT_MINMAX`, which top_expr and the max below respect.)
+        if top_hi(top) > 2**32 - 1:
             return None
         lo_r = self.ranges.of(op.lo)
-        if has_lo and yr.hi + max(lo_r.hi, 0) > INT32_MAX:
+        if has_lo and yr.hi + max(lo_r.hi, 0) > 2**32 - 1:
             return None
         if not has_lo and top[0] == "x":
             # A prefix whose x - y + k cannot leave i32: a signed max with 0.
@@ -934,11 +997,117 @@ class _FunctionPrinter:
         pos = "cutlass.Uint32(0)"
         base = f"cutlass.Uint32({self.expr(y)})"
         if has_lo:
-            lo = self.bind("lo", self.nonneg(op.lo))
-            pos = f"cutlass.Uint32({lo})"
-            base = self.bind("base", f"({base} + {pos})")
+            start = self.lower_start(op.lo, y)
+            wide = None if start is not None else self.wide_lower_start(op.lo, y)
+            if start is not None:
+                # base = max(X, y) first, the position base - y from it
+                base_i = self.bind("base", start)
+                pos = f"cutlass.Uint32({self.bind('lo', f'({base_i} - {self.expr(y)})')})"
+                base = f"cutlass.Uint32({base_i})"
+            elif wide is not None:
+                base = self.bind("base", wide)  # a Uint32
+                pos = self.bind("lo", f"({base} - cutlass.Uint32({self.expr(y)}))")
+            else:
+                pos = f"cutlass.Uint32({self.bind('lo', self.nonneg(op.lo))})"
+                base = self.bind("base", f"({base} + {pos})")
         self.ctx.uses_bmsk = True
+        if is_const(top):
+            return f"bmsk_u32({pos}, (max({base}, {top_text}) - {base}))"
         return f"bmsk_u32({pos}, (max({top_text}, {base}) - {base}))"
+
+    def lower_start(self, lo: SSAValue, y: SSAValue) -> str | None:
+        """
+        `y + max(lo, 0)` as one Int32 `max(X - c, y)` when the lower bound
+        `lo` is `X - y` or `max(X - y, c) - c` (fold-intervals' forms; y >= 0
+        is the upper bound's base): the run's first kv position, from which
+        the position is one subtraction, where `y + clamp(lo)` takes a
+        subtraction, a clamp and an addition. A clamp `max(S, c2)` inside X
+        that y already dominates (c2 - c <= min y) is looked through. None
+        when `lo` has neither form or X - c may leave Int32.
+        """
+        ranges = self.ranges
+        o = lo.owner
+        c = 0
+        if isinstance(o, arith.AddiOp) and isinstance(o.lhs.owner, arith.MaxSIOp):
+            m, k = o.lhs.owner, const_evaluate_operand(o.rhs)
+            if k is None or const_evaluate_operand(m.rhs) != -k or ranges.may_wrap(o):
+                return None
+            c, o = -k, m.lhs.owner  # max(X - y, c) - c
+        if not isinstance(o, arith.SubiOp) or o.rhs is not y or ranges.may_wrap(o):
+            # 0 - (y - X) is X - y too
+            if not (
+                isinstance(o, arith.SubiOp)
+                and const_evaluate_operand(o.lhs) == 0
+                and isinstance(o.rhs.owner, arith.SubiOp)
+                and o.rhs.owner.lhs is y
+                and not ranges.may_wrap(o.rhs.owner)
+            ):
+                return None
+            x = o.rhs.owner.rhs
+        else:
+            x = o.lhs
+        if x.type != i32 or y.type != i32 or ranges.of(y).lo < 0:
+            return None
+        xo = x.owner
+        if isinstance(xo, arith.MaxSIOp):
+            c2 = const_evaluate_operand(xo.rhs)
+            if c2 is not None and c2 - c <= ranges.of(y).lo:
+                x = xo.lhs
+        if ranges.of(x).lo - c < -INT32_MAX - 1:
+            return None
+        xs = self.expr(x)
+        if c:
+            xs = f"({xs} - cutlass.Int32({c}))"
+        return f"max({xs}, {self.expr(y)})"
+
+    def wide_lower_start(self, lo: SSAValue, y: SSAValue) -> str | None:
+        """
+        `lower_start` for fold-intervals' i64 lower bound `trunc(clamp(S - y,
+        k1, k2))` (or `0 - trunc(clamp(y - S, -k2, -k1))`) with k1 <= 0 and
+        k2 >= 32, S an i64 value: the Uint32 `max(sat_u32(S), Uint32(y))`.
+        `sat_u32` (PTX cvt.sat.u32.s64) clamps S to [0, 2^32 - 1], which
+        changes no lane: kv + L is in [0, 2^31). The word's position
+        base - y then is at least 32 wherever S - y is, so bmsk gives 0
+        there, like the clamp at k2. S's clamps to constants c <= 0 or
+        c >= 2^32 - 1 (the +-2^40 guard) are looked through.
+        """
+        if y.type != i32 or self.ranges.of(y).lo < 0:
+            return None
+        o = lo.owner
+        negate = False
+        if isinstance(o, arith.SubiOp) and const_evaluate_operand(o.lhs) == 0:
+            negate, o = True, o.rhs.owner
+        if not isinstance(o, arith.TruncIOp) or o.input.type != IntegerType(64):
+            return None
+        t = o.input
+        ks: dict[type, int] = {}  # the clamp: max with k1, min with k2
+        while isinstance(t.owner, (arith.MinSIOp, arith.MaxSIOp)) and type(t.owner) not in ks:
+            m = t.owner
+            k = const_evaluate_operand(m.rhs)
+            if k is None:
+                return None
+            ks[type(m)] = k
+            t = m.lhs
+        d = t.owner
+        if len(ks) != 2 or not isinstance(d, arith.SubiOp) or self.ranges.may_wrap(d):
+            return None
+        k1, k2 = ks[arith.MaxSIOp], ks[arith.MinSIOp]
+        if k1 > k2:
+            return None
+        s_val, y64 = (d.rhs, d.lhs) if negate else (d.lhs, d.rhs)
+        if negate:
+            k1, k2 = -k2, -k1
+        e = y64.owner
+        if not (isinstance(e, arith.ExtSIOp) and e.input is y) or k1 > 0 or k2 < LANES:
+            return None
+        while isinstance(s_val.owner, (arith.MinSIOp, arith.MaxSIOp)):
+            m = s_val.owner
+            c = const_evaluate_operand(m.rhs)
+            if c is None or (c > 0 if isinstance(m, arith.MaxSIOp) else c < 2**32 - 1):
+                break
+            s_val = m.lhs
+        self.ctx.uses_helpers.add("sat_u32")
+        return f"max(sat_u32({self.expr(s_val)}), cutlass.Uint32({self.expr(y)}))"
 
     def shift_amount(self, hi: SSAValue) -> str | None:
         """For an upper bound `32 - a` with `a >= 0` (fold-intervals' form), `a`."""
@@ -1221,7 +1390,7 @@ def print_cute_module(module: ModuleOp, output: IO[str]) -> None:
     head.line("import cutlass")
     head.line("import cutlass.cute as cute")
     helpers = [BMSK_HELPER] if ctx.uses_bmsk else []
-    helpers += [src for name, src in NEG_HELPERS.items() if name in ctx.uses_neg]
+    helpers += [src for name, src in INLINE_HELPERS.items() if name in ctx.uses_helpers]
     if helpers:
         head.line("from cutlass._mlir.dialects import llvm")
         head.line("from cutlass.cutlass_dsl import T, dsl_user_op")

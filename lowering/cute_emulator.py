@@ -450,6 +450,7 @@ Int64 = _make_type("Int64", 64, True, _I64_MIN, _I64_MAX)
 Uint8 = _make_type("Uint8", 8, False, 0, (1 << 8) - 1)
 Uint16 = _make_type("Uint16", 16, False, 0, (1 << 16) - 1)
 Uint32 = _make_type("Uint32", 32, False, 0, (1 << 32) - 1)
+_SIGNED = {8: Int8, 16: Int16, 32: Int32, 64: Int64}
 # Uint64 is the one *modular* type: maskopt prints int64 arithmetic that may
 # wrap as ``cutlass.Int64(cutlass.Uint64(a) + cutlass.Uint64(b))`` (the DSL
 # lowers it to arith.addi/subi/muli without overflow flags, and the same-width
@@ -727,6 +728,12 @@ def _minmax(kind: str, a, b):
         return _mk(res, builtins.min(x, y) if kind == "min" else builtins.max(x, y))
     f = torch.minimum if kind == "min" else torch.maximum
     tx, ty = torch.broadcast_tensors(_t(x), _t(y))
+    if isinstance(x, int) and not res.signed and res is not Boolean:
+        # The DSL's arith `_min`/`_max` picks the signedness of the left
+        # operand, and a constant left operand becomes an `arith.constant`
+        # without one: signed min/max (`max.s32`) of unsigned values.
+        sx, sy = _wrap(tx, _SIGNED[res.width]), _wrap(ty, _SIGNED[res.width])
+        return _mk(res, _wrap(f(sx, sy), res))
     return _mk(res, f(tx, ty).clone())
 
 
@@ -1168,11 +1175,20 @@ def _neg_s64(x):
     return _mk(Int64, _wrap(-v, Int64))
 
 
+def _sat_u32(x):
+    """``cvt.sat.u32.s64``: an Int64 clamped to [0, 2^32 - 1]."""
+    v = _explicit(x, Int64).v
+    if isinstance(v, int):
+        return _mk(Uint32, builtins.min(builtins.max(v, 0), (1 << 32) - 1))
+    return _mk(Uint32, torch.clamp(v, 0, (1 << 32) - 1))
+
+
 #: Inline PTX the emulator models (``llvm.inline_asm`` in emitted helpers).
 _INLINE_PTX = {
     "{ .reg .b32 t; not.b32 t, $1; add.s32 $0, t, 1; }": _neg_s32,
     "{ .reg .b64 t; not.b64 t, $1; add.s64 $0, t, 1; }": _neg_s64,
     "bmsk.clamp.b32 $0, $1, $2;": _bmsk_clamp,
+    "cvt.sat.u32.s64 $0, $1;": _sat_u32,
     "shl.b32 $0, $1, $2;": lambda v, s: _u32_shift("shl")(v, s),
     "shr.u32 $0, $1, $2;": lambda v, s: _u32_shift("shr")(v, s),
 }

@@ -512,6 +512,31 @@ class LinearForms:
             r = r + self.ranges.of(v).scale(c)
         return r
 
+    def relational_range(self, form: Affine) -> Range:
+        """
+        `uniform_range`, tighter where the form pairs an atom `x` with
+        `x // c` (c > 0 constant): `k * x - k * c * (x // c)` is `k * (x mod c)`,
+        in k * [0, c - 1] (`q - (q // 96) * 96 + 95 >= 0` although q and
+        q // 96 each range widely).
+        """
+        coeffs = dict(form.terms)
+        r = Range.exact(form.const)
+        for d, a in form.terms:
+            op = d.owner
+            if not isinstance(op, arith.FloorDivSIOp) or op.lhs not in coeffs:
+                continue
+            c = const_evaluate_operand(op.rhs)
+            if c is None or c <= 0 or a % c or coeffs[d] != a:
+                continue
+            k = -a // c
+            coeffs[d] = 0
+            coeffs[op.lhs] -= k
+            r = r + Range(0, c - 1).scale(k)
+        for v, c in coeffs.items():
+            if c:
+                r = r + self.ranges.of(v).scale(c)
+        return r
+
 
 #: How the mask_mod spells an op, for remarks.
 _PYTHON_OPS: dict[type, str] = {

@@ -52,7 +52,6 @@ from maskopt.passes.analysis import (
     Affine,
     LANES,
     WIDENABLE_OPS,
-    Affine,
     LinearForms,
     Range,
     ValueRanges,
@@ -171,6 +170,11 @@ def _merged(a: tuple, b: tuple) -> tuple:
         )
         return a if found else a + b
     return tuple(dict.fromkeys(a + b))
+
+
+#: Runs with at most this many lower (or upper) bounds left after the keyed
+#: pruning also compare bounds of different bases (`_Folder.related_le`).
+_RELATIONAL_LIMIT = 6
 
 
 def _prune(items, dominated) -> list:
@@ -610,6 +614,30 @@ class _Folder:
             return True
         return kx[:2] == ky[:2] and kx[2] <= ky[2]
 
+    def related_le(self, x: SSAValue, y: SSAValue) -> bool:
+        """
+        Whether bound x <= bound y everywhere, from the linear forms of their
+        keys' bases (`LinearForms.relational_range`): bounds of different
+        bases such as `q + 1 - kv` and `(q // 96) * 96 + 96 - kv`. Clipping to
+        [0, 32] keeps the order.
+        """
+        kx, ky = self.key(x), self.key(y)
+        if kx is None or ky is None:
+            return False
+        fx, fy = self.key_form(kx), self.key_form(ky)
+        if fx is None or fy is None:
+            return False
+        return self.forms.relational_range(fx - fy).hi <= 0
+
+    def key_form(self, key: tuple[SSAValue | None, int, int]) -> Affine | None:
+        u, sign, k = key
+        if u is None:
+            return Affine((), k)
+        f = self.forms.of(u)
+        if f is None or any(v is self.forms.lane for v, _ in f.terms):
+            return None
+        return f.scale(sign) + Affine((), k)
+
     def normalize(self, run: Run) -> Run | None:
         """`run` with redundant bounds and factors dropped; None if provably empty."""
         if run.contradictory():
@@ -619,6 +647,10 @@ class _Folder:
         # max(los): drop a lower bound <= another; min(his): an upper bound >= another
         los = _prune_bounds(los, self.key, False)
         his = _prune_bounds(his, self.key, True)
+        if 1 < len(los) <= _RELATIONAL_LIMIT:
+            los = _prune(los, self.related_le)
+        if 1 < len(his) <= _RELATIONAL_LIMIT:
+            his = _prune(his, lambda x, y: self.related_le(y, x))
         if any(self.le(LANES, x) for x in los) or any(self.le(x, 0) for x in his):
             return None
         if _some_le(his, los, self.key):  # some hi <= some lo

@@ -14,20 +14,18 @@ mask.func @causal {
 // CHECK-EMPTY:
 // CHECK-NEXT: import cutlass
 // CHECK-NEXT: import cutlass.cute as cute
+// CHECK-NEXT: from cutlass._mlir.dialects import llvm
+// CHECK-NEXT: from cutlass.cutlass_dsl import T, dsl_user_op
 // CHECK-NEXT: from flash_attn.cute import utils
-// CHECK-EMPTY:
-// CHECK-EMPTY:
-// CHECK-NEXT: @cute.jit
+// CHECK:      def bmsk_u32(pos, width, *, loc=None, ip=None):
+// CHECK:      @cute.jit
 // CHECK-NEXT: def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
 // CHECK-NEXT:     """maskopt: mask.func @causal, packed keep word."""
 // CHECK-NEXT:     q = q_idx[0]
 // CHECK-NEXT:     kv = kv_idx[0]
-// CHECK-NEXT:     v = (q - kv)
-// CHECK-NEXT:     v_1 = (cutlass.Int32(31) - v)
-// CHECK-NEXT:     v_2 = max(v_1, cutlass.Int32(0))
-// CHECK-NEXT:     v_3 = utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_2))
+// CHECK-NEXT:     v = bmsk_u32(cutlass.Uint32(0), (max((cutlass.Uint32(q) + cutlass.Uint32(1)), cutlass.Uint32(kv)) - cutlass.Uint32(kv)))
 // CHECK-NEXT:     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
-// CHECK-NEXT:     packed[0] = v_3
+// CHECK-NEXT:     packed[0] = v
 // CHECK-NEXT:     return packed.load()
 // CHECK-EMPTY:
 // CHECK-EMPTY:
@@ -55,9 +53,10 @@ mask.func @prefix_lm {
 }
 
 // The upper end max(128, q + 1) - kv is one bit-field mask (PTX bmsk.clamp,
-// a `bmsk_u32` helper the module defines). Its width is computed in Int32:
-// the Uint32 form max(max(128, q + 1), kv) - kv is not used because q + 1
-// reaches 2^31, where the GPU compared the Uint32 operands as signed.
+// a `bmsk_u32` helper the module defines) with the width in Uint32, exact
+// though q + 1 reaches 2^31. The constant 128 is the max's right operand:
+// with a constant left operand the DSL emits a signed max (max.s32), which
+// an H200 run caught at q = 2^31 - 1.
 // CHECK:      import cutlass.cute as cute
 // CHECK-NEXT: from cutlass._mlir.dialects import llvm
 // CHECK-NEXT: from cutlass.cutlass_dsl import T, dsl_user_op
@@ -68,15 +67,9 @@ mask.func @prefix_lm {
 // CHECK-NEXT:     """maskopt: mask.func @prefix_lm, packed keep word."""
 // CHECK-NEXT:     q = q_idx[0]
 // CHECK-NEXT:     kv = kv_idx[0]
-// CHECK-NEXT:     v = (cutlass.Int32(128) - kv)
-// CHECK-NEXT:     v_1 = (q - kv)
-// CHECK-NEXT:     v_2 = (cutlass.Int32(31) - v_1)
-// CHECK-NEXT:     v_3 = max(v_2, cutlass.Int32(0))
-// CHECK-NEXT:     v_4 = (cutlass.Int32(32) - v_3)
-// CHECK-NEXT:     v_5 = max(v, v_4)
-// CHECK-NEXT:     v_6 = bmsk_u32(cutlass.Uint32(0), cutlass.Uint32(max(v_5, cutlass.Int32(0))))
+// CHECK-NEXT:     v = bmsk_u32(cutlass.Uint32(0), (max(max((cutlass.Uint32(q) + cutlass.Uint32(1)), cutlass.Uint32(128)), cutlass.Uint32(kv)) - cutlass.Uint32(kv)))
 // CHECK-NEXT:     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
-// CHECK-NEXT:     packed[0] = v_6
+// CHECK-NEXT:     packed[0] = v
 // CHECK-NEXT:     return packed.load()
 // CHECK-EMPTY:
 // CHECK-EMPTY:
@@ -104,15 +97,12 @@ mask.func @sink_or_window {
 // CHECK-NEXT:     q = q_idx[0]
 // CHECK-NEXT:     kv = kv_idx[0]
 // CHECK-NEXT:     v = bmsk_u32(cutlass.Uint32(0), cutlass.Uint32(max((cutlass.Int32(4) - kv), cutlass.Int32(0))))
-// CHECK-NEXT:     v_1 = (q - kv)
-// CHECK-NEXT:     v_2 = (cutlass.Int32(31) - v_1)
-// CHECK-NEXT:     v_3 = max(v_2, cutlass.Int32(0))
-// CHECK-NEXT:     v_4 = max(v_1, cutlass.Int32(64))
-// CHECK-NEXT:     v_5 = (v_4 + cutlass.Int32(-64))
-// CHECK-NEXT:     v_6 = (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_3)) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_5)))
-// CHECK-NEXT:     v_7 = (v | v_6)
+// CHECK-NEXT:     base = max((q - cutlass.Int32(64)), kv)
+// CHECK-NEXT:     lo = (base - kv)
+// CHECK-NEXT:     v_1 = bmsk_u32(cutlass.Uint32(lo), (max((cutlass.Uint32(q) + cutlass.Uint32(1)), cutlass.Uint32(base)) - cutlass.Uint32(base)))
+// CHECK-NEXT:     v_2 = (v | v_1)
 // CHECK-NEXT:     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
-// CHECK-NEXT:     packed[0] = v_7
+// CHECK-NEXT:     packed[0] = v_2
 // CHECK-NEXT:     return packed.load()
 // CHECK-EMPTY:
 // CHECK-EMPTY:
@@ -282,7 +272,7 @@ mask.func @parity {
 // CHECK-NEXT:     m = (rem + cutlass.Int32(3) if rem < cutlass.Int32(0) else rem)
 // CHECK-NEXT:     word_ = cutlass.Uint32(0)
 // CHECK-NEXT:     for lane in cutlass.range_constexpr(32):
-// CHECK-NEXT:         k = (kv_idx[lane] % cutlass.Int32(3))
+// CHECK-NEXT:         k = cutlass.Int32(cutlass.Uint32(kv_idx[lane]) % cutlass.Uint32(3))
 // CHECK-NEXT:         lt = (k < m)
 // CHECK-NEXT:         word_ = (word_ | (cutlass.Uint32(1) << lane)) if lt else word_
 // CHECK-NEXT:     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
@@ -340,12 +330,9 @@ mask.func @mask_mod {
 // CHECK-NEXT:     """maskopt: mask.func @mask_mod, packed keep word."""
 // CHECK-NEXT:     q = q_idx[0]
 // CHECK-NEXT:     kv = kv_idx[0]
-// CHECK-NEXT:     v = (q - kv)
-// CHECK-NEXT:     v_1 = (cutlass.Int32(31) - v)
-// CHECK-NEXT:     v_2 = max(v_1, cutlass.Int32(0))
-// CHECK-NEXT:     v_3 = utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_2))
+// CHECK-NEXT:     v = bmsk_u32(cutlass.Uint32(0), (max((cutlass.Uint32(q) + cutlass.Uint32(1)), cutlass.Uint32(kv)) - cutlass.Uint32(kv)))
 // CHECK-NEXT:     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
-// CHECK-NEXT:     packed[0] = v_3
+// CHECK-NEXT:     packed[0] = v
 // CHECK-NEXT:     return packed.load()
 // CHECK-EMPTY:
 // CHECK-EMPTY:
@@ -403,8 +390,9 @@ mask.func @odd_before_q {
 // A window read from an aux tensor: q - kv - w may leave i32, so
 // fold-intervals clamps it in i64; the CuTe target prints the clamp of that
 // difference in i32 as a - clamp(w, a - 32, a) with a = q - kv (no Int32
-// operation can overflow). The range [lo, q + 1 - kv) is two shifts: its
-// Uint32 width form is not used because q + 1 reaches 2^31.
+// operation can overflow). The range [lo, q + 1 - kv) is one bmsk_u32 whose
+// width max(q + 1, kv + lo) - (kv + lo) is exact in Uint32 (q + 1 reaches
+// 2^31; the max has a runtime left operand, so the DSL compares unsigned).
 mask.func @aux_window {
 ^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %win : tensor<4xi32>):
   %w = mask.load %win[%b] : tensor<4xi32>[i32] -> i32
@@ -420,21 +408,19 @@ mask.func @aux_window {
 // CHECK-NEXT:     b = b_idx[0]
 // CHECK-NEXT:     q = q_idx[0]
 // CHECK-NEXT:     kv = kv_idx[0]
-// CHECK-NEXT:     v = (q - kv)
-// CHECK-NEXT:     v_1 = (cutlass.Int32(31) - v)
-// CHECK-NEXT:     v_2 = max(v_1, cutlass.Int32(0))
 // CHECK-NEXT:     w = aux_tensors[0][b]
 // CHECK-NEXT:     a = (q - kv)
-// CHECK-NEXT:     v_3 = (a - min(max(w, (a - cutlass.Int32(32))), a))
-// CHECK-NEXT:     v_4 = (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_2)) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_3)))
+// CHECK-NEXT:     v = (a - min(max(w, (a - cutlass.Int32(32))), a))
+// CHECK-NEXT:     base = (cutlass.Uint32(kv) + cutlass.Uint32(v))
+// CHECK-NEXT:     v_1 = bmsk_u32(cutlass.Uint32(v), (max((cutlass.Uint32(q) + cutlass.Uint32(1)), base) - base))
 // CHECK-NEXT:     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
-// CHECK-NEXT:     packed[0] = v_4
+// CHECK-NEXT:     packed[0] = v_1
 // CHECK-NEXT:     return packed.load()
 
 // -----
 
 // Row-bounded causal: the upper end min(q + 1, max(len, 0)) - kv is a min of
-// two ends, one bmsk_u32 width in Int32 (q + 1 reaches 2^31: no Uint32 form).
+// two ends, one bmsk_u32 with the width in Uint32 (exact: q + 1 <= 2^31).
 mask.func @row_bounded {
 ^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %len : tensor<64xi32>):
   %l = mask.load %len[%q] : tensor<64xi32>[i32] -> i32
@@ -445,14 +431,15 @@ mask.func @row_bounded {
 }
 
 // CHECK:      """maskopt: mask.func @row_bounded, packed keep word."""
-// CHECK:          v_6 = min(v_3, v_5)
-// CHECK-NEXT:     v_7 = bmsk_u32(cutlass.Uint32(0), cutlass.Uint32(max(v_6, cutlass.Int32(0))))
+// CHECK:          v = max(l, cutlass.Int32(0))
+// CHECK-NEXT:     v_1 = bmsk_u32(cutlass.Uint32(0), (max(min((cutlass.Uint32(q) + cutlass.Uint32(1)), cutlass.Uint32(v)), cutlass.Uint32(kv)) - cutlass.Uint32(kv)))
 
 // -----
 
-// An i64 aux start: clamp(start - kv, 0, 32) is clamp(start, kv, kv + 32) - kv
-// in Int64 (fold-intervals' +-2^40 guard clamp is looked through: it cannot
-// change the result), also where it is negated (kv - start, clamped).
+// An i64 aux start: the run starts at max(sat_u32(start), kv), start clamped
+// to [0, 2^32 - 1] by PTX cvt.sat.u32.s64 (kv + lane is in [0, 2^31), so the
+// clamp changes no lane), and its position is that minus kv, in Uint32: no
+// Int64 arithmetic. fold-intervals' +-2^40 guard clamp is looked through.
 mask.func @doc_start_i64 {
 ^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %start : tensor<64xi64>):
   %s = mask.load %start[%q] : tensor<64xi64>[i32] -> i64
@@ -464,7 +451,34 @@ mask.func @doc_start_i64 {
 }
 
 // CHECK:      """maskopt: mask.func @doc_start_i64, packed keep word."""
-// CHECK:          wide = cutlass.Int64(kv)
-// CHECK:          v_3 = cutlass.Int32(min(max(s, wide), (wide + cutlass.Int64(32))) - wide)
+// CHECK:          base = max(sat_u32(s), cutlass.Uint32(kv))
+// CHECK-NEXT:     lo = (base - cutlass.Uint32(kv))
+// CHECK-NEXT:     v = bmsk_u32(lo, (max((cutlass.Uint32(q) + cutlass.Uint32(1)), base) - base))
 // CHECK-NOT:      1099511627776
 // CHECK:          return packed.load()
+
+// -----
+
+// Chunked causal: q >= 0, so q // 96 is an unsigned division (a multiply-high
+// and a shift, no sign correction); the run starts at max((q // 96) * 96, kv)
+// and its end q + 1 - kv is the only upper bound (the chunk end is pruned).
+mask.func @chunked_causal {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %c96 = arith.constant 96 : i32
+  %qc = arith.floordivsi %q, %c96 : i32
+  %kc = arith.floordivsi %kv, %c96 : i32
+  %same = arith.cmpi eq, %qc, %kc : i32
+  %ge = arith.cmpi sge, %q, %kv : i32
+  %r = arith.andi %same, %ge : i1
+  mask.yield %r : i1
+}
+
+// CHECK:      """maskopt: mask.func @chunked_causal, packed keep word."""
+// CHECK-NEXT:     q = q_idx[0]
+// CHECK-NEXT:     kv = kv_idx[0]
+// CHECK-NEXT:     qc = cutlass.Int32(cutlass.Uint32(q) // cutlass.Uint32(96))
+// CHECK-NEXT:     v = (qc * cutlass.Int32(96))
+// CHECK-NEXT:     base = max(v, kv)
+// CHECK-NEXT:     lo = (base - kv)
+// CHECK-NEXT:     v_1 = bmsk_u32(cutlass.Uint32(lo), (max((cutlass.Uint32(q) + cutlass.Uint32(1)), cutlass.Uint32(base)) - cutlass.Uint32(base)))
+// CHECK-NEXT:     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)

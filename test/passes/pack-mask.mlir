@@ -90,8 +90,9 @@ mask.func @prefix_lm {
 // ONE-NOT:     interval.union
 // ONE:         mask.yield %{{.*}} : i32
 
-// Chunked causal: same chunk of 512 and causal: one run whose end is the
-// minimum of the chunk end and the causal end.
+// Chunked causal: same chunk of 512 and causal: one run from the chunk start
+// to the causal end. The chunk end (q // 512) * 512 + 512 - kv is dropped: it
+// is never below q + 1 - kv (q - (q // 512) * 512 is in [0, 511]).
 mask.func @chunked_causal {
 ^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
   %c512 = arith.constant 512 : i32
@@ -112,17 +113,13 @@ mask.func @chunked_causal {
 // CHECK-NEXT:    %[[V2:.*]] = arith.subi %[[Q]], %[[KV]] : i32
 // CHECK-NEXT:    %[[V3:.*]] = arith.constant 0 : i32
 // CHECK-NEXT:    %[[V4:.*]] = arith.subi %[[V3]], %[[V1]] : i32
-// CHECK-NEXT:    %[[V5:.*]] = arith.constant -480 : i32
-// CHECK-NEXT:    %[[V6:.*]] = arith.addi %[[V1]], %[[V5]] : i32
+// CHECK-NEXT:    %[[V5:.*]] = arith.constant 31 : i32
+// CHECK-NEXT:    %[[V6:.*]] = arith.subi %[[V5]], %[[V2]] : i32
 // CHECK-NEXT:    %[[V7:.*]] = arith.maxsi %[[V6]], %[[V3]] : i32
-// CHECK-NEXT:    %[[V8:.*]] = arith.constant 31 : i32
-// CHECK-NEXT:    %[[V9:.*]] = arith.subi %[[V8]], %[[V2]] : i32
-// CHECK-NEXT:    %[[V10:.*]] = arith.maxsi %[[V9]], %[[V3]] : i32
-// CHECK-NEXT:    %[[V11:.*]] = arith.maxsi %[[V7]], %[[V10]] : i32
-// CHECK-NEXT:    %[[V12:.*]] = arith.constant 32 : i32
-// CHECK-NEXT:    %[[V13:.*]] = arith.subi %[[V12]], %[[V11]] : i32
-// CHECK-NEXT:    %[[V14:.*]] = interval.range %[[V4]], %[[V13]] : i32
-// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V14]] : i32
+// CHECK-NEXT:    %[[V8:.*]] = arith.constant 32 : i32
+// CHECK-NEXT:    %[[V9:.*]] = arith.subi %[[V8]], %[[V7]] : i32
+// CHECK-NEXT:    %[[V10:.*]] = interval.range %[[V4]], %[[V9]] : i32
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V10]] : i32
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 

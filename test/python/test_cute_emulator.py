@@ -302,6 +302,21 @@ def test_boolean_logic_min_max_and_chains():
     assert run("w = cutlass.Uint32(cutlass.min(q, 4) + min(3, 9))", [1, 7]).tolist() == [4, 7]
 
 
+def test_uint32_min_max_with_a_constant_left_operand_compare_signed():
+    # The DSL takes min/max's signedness from the left operand; a constant
+    # there has none (arith.constant), so it emits max.s32/min.s32 (seen on an
+    # H200; test_ptx_hazard checks the PTX). A runtime left operand: unsigned.
+    big = [0, 5, 2**31 - 1]  # q + 1 reaches 2^31
+    body = "w = {}"
+    assert run(body.format("max(cutlass.Uint32(q) + cutlass.Uint32(1), cutlass.Uint32(77))"),
+               big).tolist() == [77, 77, 2**31]
+    assert run(body.format("max(cutlass.Uint32(77), cutlass.Uint32(q) + cutlass.Uint32(1))"),
+               big).tolist() == [77, 77, 77]
+    assert run(body.format("min(cutlass.Uint32(77), cutlass.Uint32(q) + cutlass.Uint32(1))"),
+               big).tolist() == [1, 6, 2**31]
+    assert run(body.format("cutlass.Uint32(max(cutlass.Int32(3), q))"), big).tolist() == [3, 5, 2**31 - 1]
+
+
 def test_python_if_on_runtime_value_is_rejected():
     with pytest.raises(EmulatorUnsupported, match="if"):
         run("w = cutlass.Uint32(0)\nif q > 3:\n    w = cutlass.Uint32(1)", [1])

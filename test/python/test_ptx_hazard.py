@@ -75,6 +75,33 @@ def test_no_corpus_module_prints_a_bare_negation():
     assert offenders == []
 
 
+def test_no_corpus_module_has_a_min_or_max_with_a_constant_left_operand():
+    """maskopt.lowering.cute.DSL_CONSTANT_MINMAX: such a min/max is signed."""
+    const_first = re.compile(r"\b(?:min|max)\((?:cutlass\.\w+\()?-?\d")
+    offenders = [
+        c.name for c in corpus.CORPUS if const_first.search(compiled(c.name)[2].cute_source)
+    ]
+    assert offenders == []
+
+
+def test_dsl_min_max_signedness_follows_the_left_operand(tmp_path):
+    """The DSL behaviour behind DSL_CONSTANT_MINMAX, in its PTX: the printed
+    order (runtime operand first) gives max.u32, the other order max.s32."""
+    pytest.importorskip("cutlass")
+    from maskopt.tools.cute_compile import compile_mask_modules
+
+    res = maskopt.compile_mask(lambda b, h, q_idx, kv_idx: (kv_idx < 77) | (q_idx >= kv_idx))
+    new = res.cute_source
+    printed = "max((cutlass.Uint32(q) + cutlass.Uint32(1)), cutlass.Uint32(77))"
+    assert printed in new
+    old = new.replace(printed, "max(cutlass.Uint32(77), (cutlass.Uint32(q) + cutlass.Uint32(1)))")
+    results = compile_mask_modules([new, old], keep_dir=tmp_path)
+    assert all(r.ok for r in results), [r.error for r in results]
+    ptx = ["".join(p.read_text() for p in (tmp_path / v).glob("*.ptx")) for v in ("v000", "v001")]
+    assert "max.s32" not in ptx[0] and "max.u32" in ptx[0]
+    assert "max.s32" in ptx[1]
+
+
 def test_negation_is_pushed_into_the_difference():
     # The module an H200 miscompiled: its lower bound -(kv - 128 * (q // 128))
     # is now printed as a difference (no 0 - x), and it still packs.
