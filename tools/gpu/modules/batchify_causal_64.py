@@ -32,7 +32,7 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     """maskopt: mask.func @batchify_causal_64, packed keep word."""
     q = q_idx[0]
     kv = kv_idx[0]
-    div = (q // cutlass.Int32(64))
+    div = cutlass.Int32(cutlass.Uint32(q) // cutlass.Uint32(64))
     v = (div * cutlass.Int32(64))
     v_1 = (v - kv)
     lo = max(v_1, cutlass.Int32(0))
@@ -40,21 +40,20 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     v_3 = (v_2 + cutlass.Int32(-32))
     v_4 = max(v_3, cutlass.Int32(0))
     v_5 = (cutlass.Int32(32) - v_4)
-    v_6 = (kv % cutlass.Int32(64))
-    v_7 = (cutlass.Int32(64) - v_6)
-    v_8 = min(v_5, v_7)
-    remainder = (q % cutlass.Int32(64))
-    v_9 = (remainder - v_6)
-    v_10 = (v_9 + cutlass.Int32(1))
-    v_11 = min(v_8, v_10)
-    v_12 = bmsk_u32(cutlass.Uint32(lo), cutlass.Uint32(max(v_11, lo) - lo))
-    v_13 = max(v_1, v_7)
-    v_14 = (v_9 + cutlass.Int32(65))
-    v_15 = min(v_5, v_14)
-    v_16 = bmsk_u32(cutlass.Uint32(v_13), cutlass.Uint32(max(v_15, v_13) - v_13))
-    v_17 = (v_12 | v_16)
+    remainder = cutlass.Int32(cutlass.Uint32(q) % cutlass.Uint32(64))
+    v_6 = cutlass.Int32(cutlass.Uint32(kv) % cutlass.Uint32(64))
+    v_7 = (remainder - v_6)
+    v_8 = (v_7 + cutlass.Int32(1))
+    v_9 = min(v_5, v_8)
+    v_10 = bmsk_u32(cutlass.Uint32(lo), cutlass.Uint32(max(v_9, lo) - lo))
+    v_11 = (cutlass.Int32(64) - v_6)
+    v_12 = max(v_1, v_11)
+    v_13 = (v_7 + cutlass.Int32(65))
+    v_14 = min(v_5, v_13)
+    v_15 = bmsk_u32(cutlass.Uint32(v_12), cutlass.Uint32(max(v_14, v_12) - v_12))
+    v_16 = (v_10 | v_15)
     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
-    packed[0] = v_17
+    packed[0] = v_16
     return packed.load()
 
 

@@ -32,11 +32,11 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     """maskopt: mask.func @batchify_sliding_window_16_128, packed keep word."""
     q = q_idx[0]
     kv = kv_idx[0]
-    div = (q // cutlass.Int32(128))
+    div = cutlass.Int32(cutlass.Uint32(q) // cutlass.Uint32(128))
     v = (div * cutlass.Int32(128))
     v_1 = (v - kv)
-    remainder = (q % cutlass.Int32(128))
-    v_2 = (kv % cutlass.Int32(128))
+    remainder = cutlass.Int32(cutlass.Uint32(q) % cutlass.Uint32(128))
+    v_2 = cutlass.Int32(cutlass.Uint32(kv) % cutlass.Uint32(128))
     v_3 = (remainder - v_2)
     v_4 = (v_3 + cutlass.Int32(-16))
     v_5 = max(v_1, v_4)
@@ -45,20 +45,19 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     v_7 = (v_6 + cutlass.Int32(-96))
     v_8 = max(v_7, cutlass.Int32(0))
     v_9 = (cutlass.Int32(32) - v_8)
-    v_10 = (cutlass.Int32(128) - v_2)
+    v_10 = (v_3 + cutlass.Int32(1))
     v_11 = min(v_9, v_10)
-    v_12 = (v_3 + cutlass.Int32(1))
-    v_13 = min(v_11, v_12)
-    v_14 = bmsk_u32(cutlass.Uint32(lo), cutlass.Uint32(max(v_13, lo) - lo))
-    v_15 = max(v_1, v_10)
-    v_16 = (v_3 + cutlass.Int32(112))
-    v_17 = max(v_15, v_16)
-    v_18 = (v_3 + cutlass.Int32(129))
-    v_19 = min(v_9, v_18)
-    v_20 = bmsk_u32(cutlass.Uint32(v_17), cutlass.Uint32(max(v_19, v_17) - v_17))
-    v_21 = (v_14 | v_20)
+    v_12 = bmsk_u32(cutlass.Uint32(lo), cutlass.Uint32(max(v_11, lo) - lo))
+    v_13 = (cutlass.Int32(128) - v_2)
+    v_14 = max(v_1, v_13)
+    v_15 = (v_3 + cutlass.Int32(112))
+    v_16 = max(v_14, v_15)
+    v_17 = (v_3 + cutlass.Int32(129))
+    v_18 = min(v_9, v_17)
+    v_19 = bmsk_u32(cutlass.Uint32(v_16), cutlass.Uint32(max(v_18, v_16) - v_16))
+    v_20 = (v_12 | v_19)
     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
-    packed[0] = v_21
+    packed[0] = v_20
     return packed.load()
 
 

@@ -32,7 +32,7 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     """maskopt: mask.func @half_period_40_causal, packed keep word."""
     q = q_idx[0]
     kv = kv_idx[0]
-    v = (kv % cutlass.Int32(40))
+    v = cutlass.Int32(cutlass.Uint32(kv) % cutlass.Uint32(40))
     v_1 = (v + cutlass.Int32(12))
     v_2 = (q - kv)
     v_3 = (cutlass.Int32(31) - v_2)

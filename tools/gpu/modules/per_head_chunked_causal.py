@@ -12,10 +12,10 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     q = q_idx[0]
     kv = kv_idx[0]
     v = cutlass.Int64(kv)
-    remainder = (h % cutlass.Int32(4))
+    remainder = cutlass.Int32(cutlass.Uint32(h) % cutlass.Uint32(4))
     add = (remainder + cutlass.Int32(1))
     mul = (add * cutlass.Int32(64))
-    div = (q // mul)
+    div = cutlass.Int32(cutlass.Uint32(q) // cutlass.Uint32(mul))
     v_1 = cutlass.Int64(div)
     v_2 = cutlass.Int64(mul)
     v_3 = (v_1 * v_2)

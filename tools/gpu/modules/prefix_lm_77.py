@@ -32,15 +32,9 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     """maskopt: mask.func @prefix_lm_77, packed keep word."""
     q = q_idx[0]
     kv = kv_idx[0]
-    v = (cutlass.Int32(77) - kv)
-    v_1 = (q - kv)
-    v_2 = (cutlass.Int32(31) - v_1)
-    v_3 = max(v_2, cutlass.Int32(0))
-    v_4 = (cutlass.Int32(32) - v_3)
-    v_5 = max(v, v_4)
-    v_6 = bmsk_u32(cutlass.Uint32(0), cutlass.Uint32(max(v_5, cutlass.Int32(0))))
+    v = bmsk_u32(cutlass.Uint32(0), (max(max((cutlass.Uint32(q) + cutlass.Uint32(1)), cutlass.Uint32(77)), cutlass.Uint32(kv)) - cutlass.Uint32(kv)))
     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
-    packed[0] = v_6
+    packed[0] = v
     return packed.load()
 
 

@@ -32,17 +32,11 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     """maskopt: mask.func @row_bounded_causal, packed keep word."""
     q = q_idx[0]
     kv = kv_idx[0]
-    v = (kv - q)
-    v_1 = (v + cutlass.Int32(31))
-    v_2 = max(v_1, cutlass.Int32(0))
-    v_3 = (cutlass.Int32(32) - v_2)
     index = aux_tensors[0][q]
-    v_4 = max(index, cutlass.Int32(0))
-    v_5 = (v_4 - kv)
-    v_6 = min(v_3, v_5)
-    v_7 = bmsk_u32(cutlass.Uint32(0), cutlass.Uint32(max(v_6, cutlass.Int32(0))))
+    v = max(index, cutlass.Int32(0))
+    v_1 = bmsk_u32(cutlass.Uint32(0), (max(min((cutlass.Uint32(q) + cutlass.Uint32(1)), cutlass.Uint32(v)), cutlass.Uint32(kv)) - cutlass.Uint32(kv)))
     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
-    packed[0] = v_7
+    packed[0] = v_1
     return packed.load()
 
 

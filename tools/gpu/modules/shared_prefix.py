@@ -27,37 +27,50 @@ def bmsk_u32(pos, width, *, loc=None, ip=None):
     )
 
 
+@dsl_user_op
+def sat_u32(x, *, loc=None, ip=None):
+    """An Int64 clamped to [0, 2^32 - 1], as a Uint32 (PTX cvt.sat.u32.s64)."""
+    return cutlass.Uint32(
+        llvm.inline_asm(
+            T.i32(),
+            [cutlass.Int64(x).ir_value(loc=loc, ip=ip)],
+            "cvt.sat.u32.s64 $0, $1;",
+            "=r,l",
+            has_side_effects=False,
+            is_align_stack=False,
+            asm_dialect=llvm.AsmDialect.AD_ATT,
+        )
+    )
+
+
 @cute.jit
 def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     """maskopt: mask.func @shared_prefix, packed keep word."""
     q = q_idx[0]
     kv = kv_idx[0]
-    v = (q - kv)
-    v_1 = (cutlass.Int32(31) - v)
-    v_2 = max(v_1, cutlass.Int32(0))
-    wide = cutlass.Int64(kv)
     index = aux_tensors[0][q]
     index_1 = aux_tensors[1][(index + cutlass.Int32(25) if index < cutlass.Int32(0) else index)]
-    v_3 = cutlass.Int32(min(max(index_1, wide), (wide + cutlass.Int64(32))) - wide)
-    v_4 = (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_2)) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_3)))
-    wide_1 = cutlass.Int64(kv)
+    base = max(sat_u32(index_1), cutlass.Uint32(kv))
+    lo = (base - cutlass.Uint32(kv))
+    v = bmsk_u32(lo, (max((cutlass.Uint32(q) + cutlass.Uint32(1)), base) - base))
+    wide = cutlass.Int64(kv)
     index_2 = aux_tensors[2][(index + cutlass.Int32(24) if index < cutlass.Int32(0) else index)]
     index_3 = aux_tensors[1][(index_2 + cutlass.Int32(25) if index_2 < cutlass.Int32(0) else index_2)]
-    v_5 = cutlass.Int32(min(max(index_3, wide_1), (wide_1 + cutlass.Int64(32))) - wide_1)
-    wide_2 = cutlass.Int64(kv)
-    v_6 = cutlass.Int64(index_2)
-    v_7 = cutlass.Int64(cutlass.Int32(1))
-    v_8 = (v_6 + v_7)
-    add = cutlass.Int32(v_8)
+    v_1 = cutlass.Int32(min(max(index_3, wide), (wide + cutlass.Int64(32))) - wide)
+    wide_1 = cutlass.Int64(kv)
+    v_2 = cutlass.Int64(index_2)
+    v_3 = cutlass.Int64(cutlass.Int32(1))
+    v_4 = (v_2 + v_3)
+    add = cutlass.Int32(v_4)
     index_4 = aux_tensors[1][(add + cutlass.Int32(25) if add < cutlass.Int32(0) else add)]
-    v_9 = cutlass.Int32(min(max(index_4, wide_2), (wide_2 + cutlass.Int64(32))) - wide_2)
-    v_10 = bmsk_u32(cutlass.Uint32(v_5), cutlass.Uint32(max(v_9, v_5) - v_5))
+    v_5 = cutlass.Int32(min(max(index_4, wide_1), (wide_1 + cutlass.Int64(32))) - wide_1)
+    v_6 = bmsk_u32(cutlass.Uint32(v_1), cutlass.Uint32(max(v_5, v_1) - v_1))
     ne = (index != index_2)
-    v_11 = cutlass.Uint32(0)
-    v_12 = (v_10 if ne else v_11)
-    v_13 = (v_4 | v_12)
+    v_7 = cutlass.Uint32(0)
+    v_8 = (v_6 if ne else v_7)
+    v_9 = (v | v_8)
     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
-    packed[0] = v_13
+    packed[0] = v_9
     return packed.load()
 
 

@@ -39,17 +39,18 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     v_3 = (v_1 if lt else v_2)
     v_4 = (kv - q)
     v_5 = max(v_4, cutlass.Int32(192))
-    v_6 = (v_5 + cutlass.Int32(-192))
-    v_7 = (q - kv)
-    v_8 = min(v_7, cutlass.Int32(31))
-    v_9 = (v_8 + cutlass.Int32(1))
-    v_10 = (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_6)) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(max(v_9, cutlass.Int32(0)))))
-    v_11 = max(v_7, cutlass.Int32(223))
-    v_12 = (v_11 + cutlass.Int32(-223))
-    v_13 = bmsk_u32(cutlass.Uint32(v_12), cutlass.Uint32(max(v_9, v_12) - v_12))
-    v_14 = (v | v_3 | v_10 | v_13)
+    v_6 = (q - kv)
+    v_7 = min(v_6, cutlass.Int32(31))
+    v_8 = (v_7 + cutlass.Int32(1))
+    lo = max(v_8, cutlass.Int32(0))
+    base = (cutlass.Uint32(v_5) + cutlass.Uint32(lo))
+    v_9 = bmsk_u32(cutlass.Uint32(lo), (max(base, cutlass.Uint32(224)) - base))
+    v_10 = max(v_6, cutlass.Int32(223))
+    v_11 = (v_10 + cutlass.Int32(-223))
+    v_12 = bmsk_u32(cutlass.Uint32(v_11), cutlass.Uint32(max(v_8, v_11) - v_11))
+    v_13 = (v | v_3 | v_9 | v_12)
     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
-    packed[0] = v_14
+    packed[0] = v_13
     return packed.load()
 
 

@@ -33,15 +33,12 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     q = q_idx[0]
     kv = kv_idx[0]
     v = bmsk_u32(cutlass.Uint32(0), cutlass.Uint32(max((cutlass.Int32(4) - kv), cutlass.Int32(0))))
-    v_1 = (q - kv)
-    v_2 = (cutlass.Int32(31) - v_1)
-    v_3 = max(v_2, cutlass.Int32(0))
-    v_4 = max(v_1, cutlass.Int32(64))
-    v_5 = (v_4 + cutlass.Int32(-64))
-    v_6 = (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_3)) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_5)))
-    v_7 = (v | v_6)
+    base = max((q - cutlass.Int32(64)), kv)
+    lo = (base - kv)
+    v_1 = bmsk_u32(cutlass.Uint32(lo), (max((cutlass.Uint32(q) + cutlass.Uint32(1)), cutlass.Uint32(base)) - cutlass.Uint32(base)))
+    v_2 = (v | v_1)
     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
-    packed[0] = v_7
+    packed[0] = v_2
     return packed.load()
 
 

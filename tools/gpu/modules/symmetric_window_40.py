@@ -34,17 +34,18 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     kv = kv_idx[0]
     v = (kv - q)
     v_1 = max(v, cutlass.Int32(9))
-    v_2 = (v_1 + cutlass.Int32(-9))
-    v_3 = (q - kv)
-    v_4 = min(v_3, cutlass.Int32(31))
-    v_5 = (v_4 + cutlass.Int32(1))
-    v_6 = (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_2)) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(max(v_5, cutlass.Int32(0)))))
-    v_7 = max(v_3, cutlass.Int32(40))
-    v_8 = (v_7 + cutlass.Int32(-40))
-    v_9 = bmsk_u32(cutlass.Uint32(v_8), cutlass.Uint32(max(v_5, v_8) - v_8))
-    v_10 = (v_6 | v_9)
+    v_2 = (q - kv)
+    v_3 = min(v_2, cutlass.Int32(31))
+    v_4 = (v_3 + cutlass.Int32(1))
+    lo = max(v_4, cutlass.Int32(0))
+    base = (cutlass.Uint32(v_1) + cutlass.Uint32(lo))
+    v_5 = bmsk_u32(cutlass.Uint32(lo), (max(base, cutlass.Uint32(41)) - base))
+    v_6 = max(v_2, cutlass.Int32(40))
+    v_7 = (v_6 + cutlass.Int32(-40))
+    v_8 = bmsk_u32(cutlass.Uint32(v_7), cutlass.Uint32(max(v_4, v_7) - v_7))
+    v_9 = (v_5 | v_8)
     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
-    packed[0] = v_10
+    packed[0] = v_9
     return packed.load()
 
 

@@ -31,19 +31,19 @@ def bmsk_u32(pos, width, *, loc=None, ip=None):
 def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     """maskopt: mask.func @vsa_padding_t64, packed keep word."""
     kv = kv_idx[0]
-    v = (kv // cutlass.Int32(64))
+    v = cutlass.Int32(cutlass.Uint32(kv) // cutlass.Uint32(64))
     index = aux_tensors[0][v]
     v_1 = min(index, cutlass.Int64(1099511627776))
     v_2 = max(v_1, cutlass.Int64(-1099511627776))
     v_3 = max(v_2, cutlass.Int64(0))
     v_4 = min(v_3, cutlass.Int64(95))
     v_5 = cutlass.Int32(v_4)
-    v_6 = (kv % cutlass.Int32(64))
-    v_7 = bmsk_u32(cutlass.Uint32(0), (max(min(cutlass.Uint32(64), cutlass.Uint32(v_5)), cutlass.Uint32(v_6)) - cutlass.Uint32(v_6)))
+    v_6 = cutlass.Int32(cutlass.Uint32(kv) % cutlass.Uint32(64))
+    v_7 = bmsk_u32(cutlass.Uint32(0), (max(min(cutlass.Uint32(v_5), cutlass.Uint32(64)), cutlass.Uint32(v_6)) - cutlass.Uint32(v_6)))
     v_8 = (cutlass.Int32(64) - v_6)
     v_9 = (v + cutlass.Int32(1))
     v_10 = (kv + cutlass.Int32(31))
-    v_11 = (v_10 // cutlass.Int32(64))
+    v_11 = cutlass.Int32(cutlass.Uint32(v_10) // cutlass.Uint32(64))
     v_12 = min(v_9, v_11)
     index_1 = aux_tensors[0][v_12]
     v_13 = min(index_1, cutlass.Int64(1099511627840))

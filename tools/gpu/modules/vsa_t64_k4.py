@@ -34,11 +34,11 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     h = h_idx[0]
     q = q_idx[0]
     kv = kv_idx[0]
-    v = (kv % cutlass.Int32(64))
+    v = cutlass.Int32(cutlass.Uint32(kv) % cutlass.Uint32(64))
     v_1 = bmsk_u32(cutlass.Uint32(0), cutlass.Uint32(max((cutlass.Int32(64) - v), cutlass.Int32(0))))
-    div = (q // cutlass.Int32(64))
+    div = cutlass.Int32(cutlass.Uint32(q) // cutlass.Uint32(64))
     index = aux_tensors[0][b, h, div, cutlass.Int64(0)]
-    v_2 = (kv // cutlass.Int32(64))
+    v_2 = cutlass.Int32(cutlass.Uint32(kv) // cutlass.Uint32(64))
     eq = (index == v_2)
     index_1 = aux_tensors[0][b, h, div, cutlass.Int64(1)]
     eq_1 = (index_1 == v_2)

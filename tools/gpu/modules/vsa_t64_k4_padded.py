@@ -34,16 +34,16 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     h = h_idx[0]
     q = q_idx[0]
     kv = kv_idx[0]
-    v = (kv // cutlass.Int32(64))
+    v = cutlass.Int32(cutlass.Uint32(kv) // cutlass.Uint32(64))
     index = aux_tensors[1][v]
     v_1 = min(index, cutlass.Int64(1099511627776))
     v_2 = max(v_1, cutlass.Int64(-1099511627776))
     v_3 = max(v_2, cutlass.Int64(0))
     v_4 = min(v_3, cutlass.Int64(95))
     v_5 = cutlass.Int32(v_4)
-    v_6 = (kv % cutlass.Int32(64))
-    v_7 = bmsk_u32(cutlass.Uint32(0), (max(min(cutlass.Uint32(64), cutlass.Uint32(v_5)), cutlass.Uint32(v_6)) - cutlass.Uint32(v_6)))
-    div = (q // cutlass.Int32(64))
+    v_6 = cutlass.Int32(cutlass.Uint32(kv) % cutlass.Uint32(64))
+    v_7 = bmsk_u32(cutlass.Uint32(0), (max(min(cutlass.Uint32(v_5), cutlass.Uint32(64)), cutlass.Uint32(v_6)) - cutlass.Uint32(v_6)))
+    div = cutlass.Int32(cutlass.Uint32(q) // cutlass.Uint32(64))
     index_1 = aux_tensors[0][b, h, div, cutlass.Int64(0)]
     eq = (index_1 == v)
     index_2 = aux_tensors[0][b, h, div, cutlass.Int64(1)]
@@ -60,7 +60,7 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     v_13 = (cutlass.Int32(64) - v_6)
     v_14 = (v + cutlass.Int32(1))
     v_15 = (kv + cutlass.Int32(31))
-    v_16 = (v_15 // cutlass.Int32(64))
+    v_16 = cutlass.Int32(cutlass.Uint32(v_15) // cutlass.Uint32(64))
     v_17 = min(v_14, v_16)
     index_5 = aux_tensors[1][v_17]
     v_18 = min(index_5, cutlass.Int64(1099511627840))

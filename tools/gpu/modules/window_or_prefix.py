@@ -32,20 +32,13 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     """maskopt: mask.func @window_or_prefix, packed keep word."""
     q = q_idx[0]
     kv = kv_idx[0]
-    v = (q - kv)
-    v_1 = (cutlass.Int32(31) - v)
-    v_2 = max(v_1, cutlass.Int32(0))
-    v_3 = max(v, cutlass.Int32(256))
-    v_4 = (v_3 + cutlass.Int32(-256))
-    v_5 = (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_2)) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_4)))
-    v_6 = (kv + cutlass.Int32(16))
-    v_7 = (cutlass.Int32(32) - v_6)
-    v_8 = (cutlass.Int32(32) - v_2)
-    v_9 = max(v_7, v_8)
-    v_10 = bmsk_u32(cutlass.Uint32(0), cutlass.Uint32(max(v_9, cutlass.Int32(0))))
-    v_11 = (v_5 | v_10)
+    base = max((q - cutlass.Int32(256)), kv)
+    lo = (base - kv)
+    v = bmsk_u32(cutlass.Uint32(lo), (max((cutlass.Uint32(q) + cutlass.Uint32(1)), cutlass.Uint32(base)) - cutlass.Uint32(base)))
+    v_1 = bmsk_u32(cutlass.Uint32(0), (max(max((cutlass.Uint32(q) + cutlass.Uint32(1)), cutlass.Uint32(16)), cutlass.Uint32(kv)) - cutlass.Uint32(kv)))
+    v_2 = (v | v_1)
     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
-    packed[0] = v_11
+    packed[0] = v_2
     return packed.load()
 
 
