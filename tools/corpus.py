@@ -503,6 +503,24 @@ def make_batched_doc_start_causal(B=3, total=768, seed=2):
     return batched_doc_start_causal
 
 
+#: Int64 starts at the edges of what the keep word must get right: below 0,
+#: around 2^31 and 2^32 (where a start saturated to Uint32 or truncated to
+#: Int32 would differ), and the int64 extremes.
+EXTREME_I64_STARTS = (
+    -(2**63), -(2**40) - 5, -(2**32), -1, 0, 5, 40, 2**31 - 40, 2**31 - 1,
+    2**31, 2**32 - 1, 2**32, 2**32 + 7, 2**40 + 3, 2**63 - 1,
+)
+
+
+def make_extreme_start_causal():
+    starts = torch.tensor(EXTREME_I64_STARTS, dtype=torch.int64)
+
+    def extreme_start_causal(b, h, q_idx, kv_idx):
+        return (kv_idx >= starts[b]) & (kv_idx <= q_idx)
+
+    return extreme_start_causal
+
+
 def make_per_batch_window(B=4):
     win = torch.tensor([0, 17, 64, 300][:B], dtype=torch.int32)
 
@@ -876,6 +894,8 @@ CORPUS: list[MaskCase] = [
     MaskCase("doc_start_causal_i32", _P(make_doc_start_causal, torch.int32), (1, 1, 1024, 1024), True, True, 1, False, ("aux",)),
     MaskCase("doc_start_causal_i64", _P(make_doc_start_causal, torch.int64), (1, 1, 1024, 1024), True, True, 1, False, ("aux",)),
     MaskCase("batched_doc_start_causal", make_batched_doc_start_causal, (3, 1, 768, 768), True, True, 1, False, ("aux", "aux2d")),
+    MaskCase("extreme_start_causal", make_extreme_start_causal, (15, 1, 1024, 1024), True, True, 1, True, ("aux", "inductor_wrong"),
+             note="inductor truncates the int64 start to Int32: wrong for starts outside int32"),
     MaskCase("per_batch_window", make_per_batch_window, (4, 1, 1024, 1024), True, True, 1, True, ("aux",)),
     MaskCase("per_head_window", make_per_head_window, (1, 8, 1024, 1024), True, True, 1, True, ("aux",)),
     MaskCase("row_bounded_causal", make_row_bounded_causal, (1, 1, 1024, 1024), True, True, 1, False, ("aux",)),
@@ -952,6 +972,7 @@ EXPECTED: dict[str, tuple[int | None, str | None]] = {
     "doc_start_causal_i32": (1, None),
     "doc_start_causal_i64": (1, None),
     "batched_doc_start_causal": (1, None),
+    "extreme_start_causal": (1, None),
     "per_batch_window": (1, None),
     "per_head_window": (1, None),
     "row_bounded_causal": (1, None),

@@ -333,4 +333,6 @@ def test_corpus_case_builds_traces_and_samples(case: MaskCase):
         keep = (pts[2].to(torch.int64) < Q) & (pts[3].to(torch.int64) < KV)
         sub = _subsample(tuple(p[keep] for p in pts), 600)
         ind = inductor_interval_words(inductor_select(tr), tr.aux_tensors, *sub)
-        assert torch.equal(ind, reference_words(mm, *sub))
+        # ... except where its Int32 truncation of an int64 aux value is wrong
+        right = torch.equal(ind, reference_words(mm, *sub))
+        assert right != ("inductor_wrong" in case.tags)
