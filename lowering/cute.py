@@ -253,16 +253,20 @@ NEG_HELPERS = {
 }
 
 
-#: The helper a module defines when it narrows an Int64 to Uint32 saturating.
+#: The helper a module defines when it narrows an Int64 to Uint32 saturating
+#: (`wide_lower_start`).
 SAT_U32_HELPER = '''\
 @dsl_user_op
 def sat_u32(x, *, loc=None, ip=None):
-    """An Int64 clamped to [0, 2^32 - 1], as a Uint32 (PTX cvt.sat.u32.s64)."""
+    """An Int64 clamped to [0, 2^32 - 1], as a Uint32: the low word where the
+    high word is 0, else 0 or 0xFFFFFFFF by its sign (what cvt.sat.u32.s64
+    computes, in 4 SASS instructions instead of 5)."""
     return cutlass.Uint32(
         llvm.inline_asm(
             T.i32(),
             [cutlass.Int64(x).ir_value(loc=loc, ip=ip)],
-            "cvt.sat.u32.s64 $0, $1;",
+            "{ .reg .b32 lo, hi, s; .reg .pred p; mov.b64 {lo, hi}, $1; "
+            "shr.s32 s, hi, 31; not.b32 s, s; setp.eq.s32 p, hi, 0; selp.b32 $0, lo, s, p; }",
             "=r,l",
             has_side_effects=False,
             is_align_stack=False,
@@ -1065,7 +1069,7 @@ class _FunctionPrinter:
         `lower_start` for fold-intervals' i64 lower bound `trunc(clamp(S - y,
         k1, k2))` (or `0 - trunc(clamp(y - S, -k2, -k1))`) with k1 <= 0 and
         k2 >= 32, S an i64 value: the Uint32 `max(sat_u32(S), Uint32(y))`.
-        `sat_u32` (PTX cvt.sat.u32.s64) clamps S to [0, 2^32 - 1], which
+        `sat_u32` clamps S to [0, 2^32 - 1], which
         changes no lane: kv + L is in [0, 2^31). The word's position
         base - y then is at least 32 wherever S - y is, so bmsk gives 0
         there, like the clamp at k2. S's clamps to constants c <= 0 or

@@ -1176,7 +1176,8 @@ def _neg_s64(x):
 
 
 def _sat_u32(x):
-    """``cvt.sat.u32.s64``: an Int64 clamped to [0, 2^32 - 1]."""
+    """``sat_u32``'s PTX: an Int64 clamped to [0, 2^32 - 1] (the low word
+    where the high word is 0, else 0 or all ones by the sign)."""
     v = _explicit(x, Int64).v
     if isinstance(v, int):
         return _mk(Uint32, builtins.min(builtins.max(v, 0), (1 << 32) - 1))
@@ -1188,7 +1189,8 @@ _INLINE_PTX = {
     "{ .reg .b32 t; not.b32 t, $1; add.s32 $0, t, 1; }": _neg_s32,
     "{ .reg .b64 t; not.b64 t, $1; add.s64 $0, t, 1; }": _neg_s64,
     "bmsk.clamp.b32 $0, $1, $2;": _bmsk_clamp,
-    "cvt.sat.u32.s64 $0, $1;": _sat_u32,
+    "{ .reg .b32 lo, hi, s; .reg .pred p; mov.b64 {lo, hi}, $1; "
+    "shr.s32 s, hi, 31; not.b32 s, s; setp.eq.s32 p, hi, 0; selp.b32 $0, lo, s, p; }": _sat_u32,
     "shl.b32 $0, $1, $2;": lambda v, s: _u32_shift("shl")(v, s),
     "shr.u32 $0, $1, $2;": lambda v, s: _u32_shift("shr")(v, s),
 }

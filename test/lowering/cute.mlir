@@ -437,7 +437,7 @@ mask.func @row_bounded {
 // -----
 
 // An i64 aux start: the run starts at max(sat_u32(start), kv), start clamped
-// to [0, 2^32 - 1] by PTX cvt.sat.u32.s64 (kv + lane is in [0, 2^31), so the
+// to [0, 2^32 - 1] (as cvt.sat.u32.s64 would; kv + lane is in [0, 2^31), so the
 // clamp changes no lane), and its position is that minus kv, in Uint32: no
 // Int64 arithmetic. fold-intervals' +-2^40 guard clamp is looked through.
 mask.func @doc_start_i64 {

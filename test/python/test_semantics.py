@@ -175,7 +175,7 @@ def test_int32_window_sentinel_does_not_overflow():
 @pytest.mark.parametrize("negated", [False, True])
 def test_int64_starts_at_the_extremes(negated):
     """An int64 start of any value: the run start max(sat_u32(start), kv)
-    (PTX cvt.sat.u32.s64) is exact at starts below 0, around 2^31 and 2^32,
+    (the saturating narrowing of cvt.sat.u32.s64) is exact at starts below 0, around 2^31 and 2^32,
     and at the int64 extremes, with q and kv at the ends of their range."""
     import maskopt
 
