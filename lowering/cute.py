@@ -280,6 +280,44 @@ def sat_u32(x, *, loc=None, ip=None):
 INLINE_HELPERS = {**NEG_HELPERS, "sat_u32": SAT_U32_HELPER}
 
 
+def _const_operand(op: arith.MinSIOp | arith.MaxSIOp) -> tuple[SSAValue, int] | None:
+    """`(x, k)` for `min`/`max` of a non-constant `x` and a constant `k`."""
+    for x, c in ((op.lhs, op.rhs), (op.rhs, op.lhs)):
+        k = const_evaluate_operand(c)
+        if k is not None and const_evaluate_operand(x) is None:
+            return x, k
+    return None
+
+
+def clamp_parts(v: SSAValue) -> tuple[SSAValue, int, int] | None:
+    """`(s, k1, k2)` where `v` is `clamp(s, k1, k2)`: `min(max(s, k1), k2)`
+    or `max(min(s, k2), k1)`, constants on either side."""
+    outer = v.owner
+    if not isinstance(outer, (arith.MinSIOp, arith.MaxSIOp)):
+        return None
+    kind = arith.MaxSIOp if isinstance(outer, arith.MinSIOp) else arith.MinSIOp
+    o = _const_operand(outer)
+    if o is None or not isinstance(o[0].owner, kind):
+        return None
+    i = _const_operand(o[0].owner)
+    if i is None:
+        return None
+    (s, ki), ko = i, o[1]
+    return (s, ki, ko) if kind is arith.MaxSIOp else (s, ko, ki)
+
+
+def without_guard_clamps(v: SSAValue, lo: int, hi: int) -> SSAValue:
+    """`v` with the clamps to constants stripped that change nothing in
+    [lo, hi]: `max(x, c)` with c <= lo, `min(x, c)` with c >= hi (e.g.
+    fold-intervals' +-2^40 guard, where only [lo, hi] matters)."""
+    while isinstance(v.owner, (arith.MinSIOp, arith.MaxSIOp)):
+        xk = _const_operand(v.owner)
+        if xk is None or (xk[1] > lo if isinstance(v.owner, arith.MaxSIOp) else xk[1] < hi):
+            break
+        v = xk[0]
+    return v
+
+
 @dataclass
 class _FunctionPrinter:
     """Prints one mask.func; `expr` gives the CuTe expression of a value."""
@@ -633,29 +671,10 @@ class _FunctionPrinter:
         if op.input.type != IntegerType(64) or op.result.type != i32:
             return None
 
-        def clamp_of(v: SSAValue, kind) -> tuple[SSAValue, int] | None:
-            o = v.owner
-            if not isinstance(o, kind):
-                return None
-            for x, c in ((o.lhs, o.rhs), (o.rhs, o.lhs)):
-                k = const_evaluate_operand(c)
-                if k is not None and const_evaluate_operand(x) is None:
-                    return x, k
+        parts = clamp_parts(op.input)
+        if parts is None:
             return None
-
-        t = op.input
-        outer = clamp_of(t, arith.MinSIOp)
-        if outer is not None:
-            inner = clamp_of(outer[0], arith.MaxSIOp)
-            if inner is None:
-                return None
-            s, k1, k2 = inner[0], inner[1], outer[1]
-        else:
-            outer = clamp_of(t, arith.MaxSIOp)
-            inner = None if outer is None else clamp_of(outer[0], arith.MinSIOp)
-            if inner is None:
-                return None
-            s, k1, k2 = inner[0], outer[1], inner[1]
+        s, k1, k2 = parts
         d = s.owner
         if not (k1 <= k2 and isinstance(d, arith.SubiOp)) or self.ranges.may_wrap(d):
             return None
@@ -703,22 +722,7 @@ class _FunctionPrinter:
         there, so it is looked through.
         """
         br = self.ranges.of(bv)
-        lo_need, hi_need = br.lo + k1, br.hi + k2
-        for _ in range(2):
-            o = a.owner
-            if not isinstance(o, (arith.MinSIOp, arith.MaxSIOp)):
-                break
-            inner = None
-            for x, c in ((o.lhs, o.rhs), (o.rhs, o.lhs)):
-                k = const_evaluate_operand(c)
-                if k is not None and const_evaluate_operand(x) is None:
-                    if isinstance(o, arith.MinSIOp) and k >= hi_need:
-                        inner = x
-                    if isinstance(o, arith.MaxSIOp) and k <= lo_need:
-                        inner = x
-            if inner is None:
-                break
-            a = inner
+        a = without_guard_clamps(a, br.lo + k1, br.hi + k2)
         b64 = self.bind("wide", f"cutlass.Int64({b})")
         lo = b64 if k1 == 0 else f"({b64} + cutlass.Int64({k1}))"
         hi = b64 if k2 == 0 else f"({b64} + cutlass.Int64({k2}))"
@@ -1083,20 +1087,12 @@ class _FunctionPrinter:
             negate, o = True, o.rhs.owner
         if not isinstance(o, arith.TruncIOp) or o.input.type != IntegerType(64):
             return None
-        t = o.input
-        ks: dict[type, int] = {}  # the clamp: max with k1, min with k2
-        while isinstance(t.owner, (arith.MinSIOp, arith.MaxSIOp)) and type(t.owner) not in ks:
-            m = t.owner
-            k = const_evaluate_operand(m.rhs)
-            if k is None:
-                return None
-            ks[type(m)] = k
-            t = m.lhs
-        d = t.owner
-        if len(ks) != 2 or not isinstance(d, arith.SubiOp) or self.ranges.may_wrap(d):
+        parts = clamp_parts(o.input)
+        if parts is None:
             return None
-        k1, k2 = ks[arith.MaxSIOp], ks[arith.MinSIOp]
-        if k1 > k2:
+        t, k1, k2 = parts
+        d = t.owner
+        if k1 > k2 or not isinstance(d, arith.SubiOp) or self.ranges.may_wrap(d):
             return None
         s_val, y64 = (d.rhs, d.lhs) if negate else (d.lhs, d.rhs)
         if negate:
@@ -1104,12 +1100,7 @@ class _FunctionPrinter:
         e = y64.owner
         if not (isinstance(e, arith.ExtSIOp) and e.input is y) or k1 > 0 or k2 < LANES:
             return None
-        while isinstance(s_val.owner, (arith.MinSIOp, arith.MaxSIOp)):
-            m = s_val.owner
-            c = const_evaluate_operand(m.rhs)
-            if c is None or (c > 0 if isinstance(m, arith.MaxSIOp) else c < 2**32 - 1):
-                break
-            s_val = m.lhs
+        s_val = without_guard_clamps(s_val, 0, 2**32 - 1)
         self.ctx.uses_helpers.add("sat_u32")
         return f"max(sat_u32({self.expr(s_val)}), cutlass.Uint32({self.expr(y)}))"
 
