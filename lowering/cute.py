@@ -95,6 +95,11 @@ from maskopt.passes.analysis import (
 LANES = 32
 ONES = "cutlass.Uint32(0xFFFFFFFF)"
 
+#: The deepest bracket nesting of a self-contained expression: CPython's
+#: parser rejects more than 200 nested brackets ("too many nested
+#: parentheses"), and inductor's template wraps the expression in a few more.
+INLINE_MAX_NESTING = 180
+
 
 class CuteEmitError(Exception):
     """The IR cannot be printed as CuTe code; the message says why."""
@@ -331,6 +336,8 @@ class _FunctionPrinter:
     #: inline mode: the text of each value printed so far (an inline
     #: expression depends only on the value, not on what was printed before)
     _inline_texts: dict[SSAValue, str] = field(init=False, default_factory=dict)
+    #: inline mode: how many values' texts are being built, one inside the other
+    _depth: int = field(init=False, default=0)
 
     def __post_init__(self):
         self.ranges = ValueRanges(self.func)
@@ -343,7 +350,19 @@ class _FunctionPrinter:
         if self.inline and self.lane_expr is None:
             text = self._inline_texts.get(v)
             if text is None:
-                text = self._inline_texts[v] = self._expr(v)
+                # each level of the value DAG nests the text at least as deep
+                # in practice: stop before building an unparsable expression
+                # (and a quadratic amount of text)
+                if self._depth >= INLINE_MAX_NESTING:
+                    raise CuteEmitError(
+                        f"a self-contained expression would nest more than "
+                        f"{INLINE_MAX_NESTING} levels deep (Python's parser limit is 200)"
+                    )
+                self._depth += 1
+                try:
+                    text = self._inline_texts[v] = self._expr(v)
+                finally:
+                    self._depth -= 1
             return text
         return self._expr(v)
 
@@ -1411,7 +1430,25 @@ def keep_mask_exprs(func: mask.FuncOp) -> list[str]:
     s = v.owner.set
     parts = s.owner.sets if isinstance(s.owner, interval.UnionOp) else (s,)
     with recursion_room(8 * len(func.body.block.ops)):
-        return [printer.expr(p) for p in parts]
+        return [check_nesting(printer.expr(p)) for p in parts]
+
+
+def check_nesting(text: str) -> str:
+    """`text`, a self-contained expression, or a CuteEmitError when it nests
+    brackets deeper than `INLINE_MAX_NESTING` (Python could not parse it)."""
+    depth = deepest = 0
+    for ch in text:
+        if ch in "([{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in ")]}":
+            depth -= 1
+    if deepest > INLINE_MAX_NESTING:
+        raise CuteEmitError(
+            f"a self-contained expression nests {deepest} brackets deep, more than "
+            f"{INLINE_MAX_NESTING} (Python's parser limit is 200)"
+        )
+    return text
 
 
 @dataclass(frozen=True)

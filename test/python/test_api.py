@@ -242,6 +242,28 @@ def test_emitted_keep_mask_exprs_or_to_the_word():
     assert torch.equal(got, r.emulate().keep_words(b, h, q, kv))
 
 
+@pytest.mark.parametrize("links", [20, 170, 400])
+def test_keep_mask_exprs_are_parsable_or_absent(links):
+    """A self-contained expression is one line of Python: CPython rejects more
+    than 200 nested brackets. A deep affine chain gets none (the module, which
+    names its values, still packs), a shallow one gets expressions that parse;
+    the inductor drop-in goes per-lane rather than hand inductor a SyntaxError."""
+    from maskopt import inductor as mi
+    from maskopt.tools.bench_speed import gen_affine_chain
+
+    gm = gen_affine_chain(links)
+    r = maskopt.compile_mask(gm)
+    assert r.packed
+    compile(r.cute_source, "module", "exec")
+    elements = mi.select_packed_mask_intervals(gm)
+    if links > 300:
+        assert r.keep_mask_exprs == [] and elements is None
+    if links < 100:
+        assert r.keep_mask_exprs and elements
+    for e in [*r.keep_mask_exprs, *(x.keep_mask_expr() for x in elements or ())]:
+        compile(e, "expr", "eval")
+
+
 def test_mask_opt_cli_loads_plugins(tmp_path):
     """A plugin module ($MASKOPT_PLUGINS or a `maskopt.plugins` entry point)
     registers a pass and a target that the mask-opt command line uses."""

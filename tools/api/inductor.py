@@ -195,6 +195,7 @@ def select_packed_mask_intervals(
 
     from maskopt.lowering.cute import CuteEmitError
     from maskopt.lowering.fx_import import FXImportError
+    from maskopt.passes.analysis import recursion_room
 
     graph = graph_module.graph
     nodes = list(graph.nodes)
@@ -245,7 +246,12 @@ def select_packed_mask_intervals(
                 return None
             scalar_args.append((arg, i))
     scalar_exprs = tuple(buffers[i] if is_scalar[i] else None for i in range(len(buffers)))
-    return _elements(func, scalar_args, scalar_exprs, symbol_codes)
+    try:
+        # expr() recurses through operands: give it room, as print_cute_module does
+        with recursion_room(8 * len(func.body.block.ops)):
+            return _elements(func, scalar_args, scalar_exprs, symbol_codes)
+    except CuteEmitError:
+        return None  # e.g. too deep for one expression: inductor's per-lane path
 
 
 def _perf_hint(result: Any) -> None:
@@ -272,7 +278,7 @@ def _elements(func, scalar_args, scalar_exprs, symbol_codes):
     from xdsl.transforms.canonicalization_patterns.utils import const_evaluate_operand
 
     from maskopt.dialects import interval
-    from maskopt.lowering.cute import CutePrintContext, _FunctionPrinter, ctype
+    from maskopt.lowering.cute import CutePrintContext, _FunctionPrinter, check_nesting, ctype
 
     printer = _FunctionPrinter(func, CutePrintContext(io.StringIO()), inline=True)
     for arg, k in scalar_args:
@@ -298,15 +304,15 @@ def _elements(func, scalar_args, scalar_exprs, symbol_codes):
             return None
         if isinstance(op, interval.EmptyOp):
             continue
-        code = printer.expr(p)
+        code = check_nesting(printer.expr(p))
         if isinstance(op, interval.RangeOp):
             elements.append(
                 PackedMaskRange(
                     code,
                     scalar_exprs,
                     symbol_codes,
-                    lower_code=printer.expr(op.lo),
-                    upper_code=printer.expr(op.hi),
+                    lower_code=check_nesting(printer.expr(op.lo)),
+                    upper_code=check_nesting(printer.expr(op.hi)),
                     lower_const=const_evaluate_operand(op.lo),
                     upper_const=const_evaluate_operand(op.hi),
                 )
