@@ -36,6 +36,7 @@ function as it is, with the reason in its `unpacked` property.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cache
 from itertools import permutations, product
 
 from xdsl.context import Context
@@ -52,6 +53,7 @@ from maskopt.passes.analysis import (
     Affine,
     LANES,
     WIDENABLE_OPS,
+    WRAPPING_ARITH_OPS,
     LinearForms,
     Range,
     ValueRanges,
@@ -555,25 +557,22 @@ class _Folder:
     def _sum_order(terms, rs, const) -> list[int] | None:
         """An order of the terms (-1: the constant) whose partial sums fit i32."""
         i32r = type_range(i32)
-        idx = list(range(len(terms))) + ([-1] if const else [])
-        # Orders starting with a positive term first: no `0 - x` to emit.
-        perms = sorted(permutations(idx), key=lambda p: p[0] != -1 and terms[p[0]][1] < 0)
-        for perm in perms:
-            acc: Range | None = None
-            ok = True
-            for t in perm:
-                tr = Range.exact(const) if t == -1 else rs[t].scale(terms[t][1])
-                if t != -1 and not tr.within(i32r):
-                    ok = False
-                    break
-                if acc is None and t != -1 and terms[t][1] < 0 and not rs[t].within(i32r):
-                    ok = False
-                    break
-                acc = tr if acc is None else acc + tr
+        ranges = {-1: Range.exact(const)}
+        for t, ((_, d), r) in enumerate(zip(terms, rs)):
+            ranges[t] = r.scale(d)
+            if not ranges[t].within(i32r):
+                return None
+        # a negative first term is `0 - x`: x must fit i32 too
+        bad_first = {t for t, ((_, d), r) in enumerate(zip(terms, rs)) if d < 0 and not r.within(i32r)}
+        for perm in _sum_orders(tuple(d < 0 for _, d in terms), bool(const)):
+            if perm[0] in bad_first:
+                continue
+            acc = ranges[perm[0]]
+            for t in perm[1:]:
+                acc = acc + ranges[t]
                 if not acc.within(i32r):
-                    ok = False
                     break
-            if ok:
+            else:
                 return list(perm)
         return None
 
@@ -1362,6 +1361,7 @@ def legalize_overflow(
     # fold_function passes its folder's ranges (still exact: folding only adds ops)
     if ranges is None:
         ranges = LinearForms.build(func).ranges
+    exts: dict[SSAValue, SSAValue] = {}
     for op in _slice(word):
         if isinstance(op, _DIVISIONS):
             d = ranges.of(op.operands[1])
@@ -1374,12 +1374,10 @@ def legalize_overflow(
             continue  # a `<<` drops the bits shifted out (no nsw), like torch
         result = op.results[0]
         if isinstance(op, WIDENABLE_OPS) and result.type == i32:
-            lhs = arith.ExtSIOp(op.operands[0], i64)
-            rhs = arith.ExtSIOp(op.operands[1], i64)
-            wide = type(op)(lhs.result, rhs.result)
-            narrow = arith.TruncIOp(wide.result, i32)
+            wide = _widened(op, ranges, exts)
+            narrow = arith.TruncIOp(wide.results[0], i32)
             narrow.result.name_hint = result.name_hint
-            Rewriter.insert_op([lhs, rhs, wide, narrow], InsertPoint.before(op))
+            Rewriter.insert_op([narrow], InsertPoint.before(op))
             result.replace_all_uses_with(narrow.result)
             continue
         return Reason(
@@ -1388,6 +1386,50 @@ def legalize_overflow(
             result,
         )
     return None
+
+
+@cache
+def _sum_orders(negative: tuple[bool, ...], has_const: bool) -> list[tuple[int, ...]]:
+    """The orders `_Folder._sum_order` tries for terms of these signs (-1:
+    the constant): those starting with a positive term or the constant
+    first, so that no `0 - x` is emitted where it can be avoided."""
+    idx = list(range(len(negative))) + ([-1] if has_const else [])
+    return sorted(permutations(idx), key=lambda p: p[0] != -1 and negative[p[0]])
+
+
+def _widened(op: Operation, ranges: ValueRanges, exts: dict[SSAValue, SSAValue]) -> Operation:
+    """
+    `op` (an i32 op of WIDENABLE_OPS) computed in i64, inserted before it.
+    Its operands are sign-extended (once each: `exts` holds the extensions
+    made so far, ops being legalized in block order), except that in a
+    `+ - *` an operand `trunci(w)` of an i64 `w` is `w` itself where the i64
+    op then cannot overflow: `+ - *` commute with reduction mod 2^32 and
+    `trunci(w) = w` mod 2^32, so the truncated result is the same. A chain
+    of wrapping `+ - *` so becomes one i64 chain truncated once at its end,
+    not once per link.
+    """
+
+    def ext(x: SSAValue) -> SSAValue:
+        e = exts.get(x)
+        if e is None:
+            e = exts[x] = arith.ExtSIOp(x, i64).result
+            Rewriter.insert_op(e.owner, InsertPoint.before(op))
+        return e
+
+    wide = None
+    if isinstance(op, WRAPPING_ARITH_OPS):
+        wides = [
+            x.owner.input if isinstance(x.owner, arith.TruncIOp) and x.owner.input.type == i64 else None
+            for x in op.operands
+        ]
+        if any(w is not None for w in wides):
+            wide = type(op)(*(ext(x) if w is None else w for x, w in zip(op.operands, wides)))
+            if ranges.may_wrap(wide):
+                wide = None
+    if wide is None:  # i32 operands: the i64 op cannot overflow
+        wide = type(op)(*(ext(x) for x in op.operands))
+    Rewriter.insert_op(wide, InsertPoint.before(op))
+    return wide
 
 
 @dataclass(frozen=True)

@@ -721,6 +721,36 @@ mask.func @wrapping_add window {
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
+// A wrapping chain is one i64 chain truncated once: each link reuses the
+// i64 value of the link before it (`+ - *` commute with reduction mod 2^32),
+// and each i32 operand is extended once. Where the reused value would make
+// the i64 op overflow (the second `* s`), the link starts from the truncated
+// value again.
+mask.func @wrapping_chain window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %s : i32):
+  %w = arith.addi %q, %s : i32
+  %x = arith.subi %w, %h : i32
+  %y = arith.muli %x, %s : i32
+  %z = arith.muli %y, %s : i32
+  %p = mask.lane_cmp "sle", 1 * lane + %z + 0 : i32
+  mask.yield %p : i1
+}
+
+// CHECK-LABEL: mask.func @wrapping_chain window {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32, %[[S:.*]]: i32):
+// CHECK-NEXT:    %[[Q64:.*]] = arith.extsi %[[Q]] : i32 to i64
+// CHECK-NEXT:    %[[S64:.*]] = arith.extsi %[[S]] : i32 to i64
+// CHECK-NEXT:    %[[W:.*]] = arith.addi %[[Q64]], %[[S64]] : i64
+// CHECK-NEXT:    %[[H64:.*]] = arith.extsi %[[H]] : i32 to i64
+// CHECK-NEXT:    %[[X:.*]] = arith.subi %[[W]], %[[H64]] : i64
+// CHECK-NEXT:    %[[Y64:.*]] = arith.muli %[[X]], %[[S64]] : i64
+// CHECK-NEXT:    %[[Y:.*]] = arith.trunci %[[Y64]] : i64 to i32
+// CHECK-NEXT:    %[[YE:.*]] = arith.extsi %[[Y]] : i32 to i64
+// CHECK-NEXT:    %[[Z64:.*]] = arith.muli %[[YE]], %[[S64]] : i64
+// CHECK-NEXT:    %[[Z:.*]] = arith.trunci %[[Z64]] : i64 to i32
+// CHECK-NEXT:    %[[C:.*]] = arith.constant -31 : i32
+// CHECK-NEXT:    %[[M:.*]] = arith.maxsi %[[Z]], %[[C]] : i32
+
 // Rejected: a lane coefficient other than +-1.
 mask.func @coeff_two window {
 ^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):

@@ -206,6 +206,31 @@ def test_int64_starts_at_the_extremes(negated):
     assert torch.equal(words, corpus.reference_words(start_causal, b, torch.zeros_like(b), q, kv))
 
 
+def test_wrapping_int32_chain_matches_eager_at_the_wrap():
+    """A chain of int32 `+ - *` that wraps like torch's int32 is one i64 chain
+    truncated once (fold-intervals reuses each link's i64 value); the words
+    still equal eager torch where the links wrap, alone and together."""
+    import maskopt
+
+    def chain(b, h, q_idx, kv_idx):
+        x = (q_idx + 2_000_000_000) - h
+        x = (x * 3 + 1_500_000_000) * 5
+        return x >= kv_idx
+
+    result = maskopt.compile_mask(chain)
+    assert result.packed
+    module = str(result.module)
+    assert module.count("arith.trunci") < 4, module  # not one truncation per link
+    qs = [0, 1, 7, 147_483_647, 147_483_648, 2**30, 2**31 - 40, 2**31 - 1]
+    kvs = [0, 5, 2**20, 2**31 - 32]
+    hs = [0, 3, 2**31 - 1]
+    pts = torch.tensor([(h, q, kv) for h in hs for q in qs for kv in kvs], dtype=torch.int64)
+    h, q, kv = (pts[:, i].to(torch.int32) for i in range(3))
+    z = torch.zeros_like(h)
+    words = cute_emulator.load_module(result.cute_source).keep_words(z, h, q, kv)
+    assert torch.equal(words, corpus.reference_words(chain, z, h, q, kv))
+
+
 def test_sub_alpha_is_honoured():
     """aten.sub with alpha=2 is q - 2 * kv (not packed: 2 * kv may wrap; still exact)."""
     import maskopt
