@@ -481,24 +481,27 @@ class _Folder:
                 windows.append(((LANES - rest.lo) // d, _ceil_div(-rest.hi, d)))
         best = None
         n = len(terms)
-        for bits in range(1 << (2 * n)):
-            clamps, rs, cost, ok = [], [], 0, True
-            for j in range(n):
-                ar = atom_ranges[j]
-                lo_w, hi_w = windows[j]
-                lo_c, hi_c = bool(bits >> (2 * j) & 1), bool(bits >> (2 * j + 1) & 1)
+        i32r = type_range(i32)
+        # Each atom unclamped or clamped to its window below, above or both:
+        # only clamps that change the atom's range and keep it in i32.
+        options = []
+        for j in range(n):
+            ar, (lo_w, hi_w) = atom_ranges[j], windows[j]
+            weight = 2 if terms[j][0].type != i32 else 1
+            opts = []
+            for lo_c, hi_c in ((False, False), (True, False), (False, True), (True, True)):
                 if (lo_c and ar.lo >= lo_w) or (hi_c and ar.hi <= hi_w):
-                    ok = False  # a clamp that changes nothing
-                    break
+                    continue  # a clamp that changes nothing
                 nr = Range(max(ar.lo, lo_w) if lo_c else ar.lo, min(ar.hi, hi_w) if hi_c else ar.hi)
-                if not nr.within(type_range(i32)):
-                    ok = False
-                    break
-                clamps.append((lo_c, hi_c))
-                rs.append(nr)
-                cost += (lo_c + hi_c) * (2 if terms[j][0].type != i32 else 1)
-            if not ok:
-                continue
+                if nr.within(i32r):
+                    opts.append(((lo_c, hi_c), nr, (lo_c + hi_c) * weight))
+            options.append(opts)
+        # (atom 0's options vary fastest: on equal cost the first one listed wins)
+        for combo in product(*reversed(options)):
+            combo = combo[::-1]
+            clamps = [c for c, _, _ in combo]
+            rs = [r for _, r, _ in combo]
+            cost = sum(w for _, _, w in combo)
             total = Range.exact(const)
             for j in range(n):
                 total = total + rs[j].scale(terms[j][1])
@@ -555,22 +558,25 @@ class _Folder:
 
     @staticmethod
     def _sum_order(terms, rs, const) -> list[int] | None:
-        """An order of the terms (-1: the constant) whose partial sums fit i32."""
-        i32r = type_range(i32)
-        ranges = {-1: Range.exact(const)}
+        """An order of the terms (-1: the constant) whose partial sums fit i32
+        (every partial sum, the first term alone included)."""
+        lo32, hi32 = I32_RANGE
+        bounds = {-1: (const, const)}
+        bad_first = set()  # a negative first term is `0 - x`: x must fit i32 too
         for t, ((_, d), r) in enumerate(zip(terms, rs)):
-            ranges[t] = r.scale(d)
-            if not ranges[t].within(i32r):
+            a, b = r.lo * d, r.hi * d
+            if min(a, b) < lo32 or max(a, b) > hi32:
                 return None
-        # a negative first term is `0 - x`: x must fit i32 too
-        bad_first = {t for t, ((_, d), r) in enumerate(zip(terms, rs)) if d < 0 and not r.within(i32r)}
+            bounds[t] = (min(a, b), max(a, b))
+            if d < 0 and (r.lo < lo32 or r.hi > hi32):
+                bad_first.add(t)
         for perm in _sum_orders(tuple(d < 0 for _, d in terms), bool(const)):
             if perm[0] in bad_first:
                 continue
-            acc = ranges[perm[0]]
-            for t in perm[1:]:
-                acc = acc + ranges[t]
-                if not acc.within(i32r):
+            lo = hi = 0
+            for t in perm:
+                lo, hi = lo + bounds[t][0], hi + bounds[t][1]
+                if lo < lo32 or hi > hi32:
                     break
             else:
                 return list(perm)
@@ -1386,6 +1392,9 @@ def legalize_overflow(
             result,
         )
     return None
+
+
+I32_RANGE = (-(2**31), 2**31 - 1)
 
 
 @cache

@@ -209,3 +209,53 @@ def test_linear_bound_pruning_matches_the_pairwise_definition():
         xs = rng.sample(items, rng.randint(0, len(items)))
         ys = rng.sample(items, rng.randint(0, len(items)))
         assert _some_le(xs, ys, key) == any(le(x, y) for y in ys for x in xs)
+
+
+def test_sum_order_matches_its_definition():
+    """fold-intervals' `_sum_order` (cached orders, int arithmetic) returns the
+    first order, positive terms or the constant first, whose every partial sum
+    fits i32, the first term alone included (an i64 constant first is no i32
+    constant), never starting with `0 - x` for an x outside i32; on random
+    terms, ranges and constants around the i32 limits."""
+    import random
+    from itertools import permutations
+
+    from maskopt.passes.analysis import Range
+    from maskopt.passes.fold_intervals import _Folder
+
+    lo32, hi32 = -(2**31), 2**31 - 1
+
+    def fits(lo, hi):
+        return lo32 <= lo and hi <= hi32
+
+    def reference(terms, rs, const):
+        idx = list(range(len(terms))) + ([-1] if const else [])
+        perms = sorted(permutations(idx), key=lambda p: p[0] != -1 and terms[p[0]][1] < 0)
+        for perm in perms:
+            lo = hi = 0
+            ok = True
+            for i, t in enumerate(perm):
+                if t == -1:
+                    tl = th = const
+                else:
+                    d, r = terms[t][1], rs[t]
+                    tl, th = sorted((r.lo * d, r.hi * d))
+                    if not fits(tl, th) or (i == 0 and d < 0 and not fits(r.lo, r.hi)):
+                        ok = False
+                        break
+                lo, hi = lo + tl, hi + th
+                if not fits(lo, hi):
+                    ok = False
+                    break
+            if ok and all(fits(*sorted((rs[t].lo * d, rs[t].hi * d))) for t, (_, d) in enumerate(terms)):
+                return list(perm)
+        return None
+
+    rng = random.Random(7)
+    edges = [lo32 - 40, lo32, lo32 + 40, -5, 0, 5, hi32 - 40, hi32, hi32 + 40]
+    for _ in range(3000):
+        n = rng.randint(1, 3)
+        terms = [(object(), rng.choice([1, -1, 2, -3])) for _ in range(n)]
+        rs = [Range(*sorted((rng.choice(edges), rng.choice(edges)))) for _ in range(n)]
+        const = rng.choice([0, 0, 7, -7, hi32, lo32, hi32 + 10, lo32 - 10])
+        assert _Folder._sum_order(terms, rs, const) == reference(terms, rs, const), (terms, rs, const)
