@@ -262,6 +262,9 @@ class _Rewriter:
     #: comparison (then aligned comparisons stay single runs).
     split_values: set = field(default_factory=set)
     impure: bool = False
+    #: block positions of ops, for `_cone`: ops are only inserted during the
+    #: rewrite, never moved, so the order of the ops numbered stays valid
+    _positions: dict = field(default_factory=dict)
 
     def lane_compare(self, pred: str, diff: Affine, at: Operation) -> SSAValue | None:
         """`diff <pred> 0` as a lane_cmp (or a uniform cmpi), inserted before `at`."""
@@ -445,7 +448,10 @@ class _Rewriter:
             if isinstance(o, Operation) and o not in seen and v is not self.forms.lane:
                 seen.add(o)
                 stack.extend(x for x in o.operands if x in self.forms.dependent)
-        return [o for o in self.func.block.ops if o in seen]
+        positions = self._positions
+        if any(o not in positions for o in seen):  # numbered before an insertion
+            positions = self._positions = {o: i for i, o in enumerate(self.func.block.ops)}
+        return sorted(seen, key=positions.__getitem__)
 
     def periodic_candidate(self, op: arith.CmpiOp) -> bool:
         """`(X mod P) <pred> r`, P <= 32 and r constants: a periodic lane set."""

@@ -34,10 +34,10 @@ Definitions
   wall time would count the time the process spends descheduled. (Both
   tools run single-threaded Python here.)
 
-Scaling: generated FX graphs of about N call nodes in four families (a deep
+Scaling: generated FX graphs of about N call nodes in five families (a deep
 `&` chain of window comparisons, a balanced `|`/`&` tree, a long affine chain
-feeding one comparison, many lane-uniform aux loads); one call each after a
-warm-up call. Cold start: `mask-opt` on a `.mlir` file in a fresh process
+feeding one comparison, many lane-uniform aux loads, an `&` chain of
+comparisons that do not pack); one call each after a warm-up call. Cold start: `mask-opt` on a `.mlir` file in a fresh process
 (and whether torch was imported), and on a `.py` mask_mod, next to
 `python -c "import torch"`.
 """
@@ -310,11 +310,29 @@ def gen_aux_loads(n: int):
     return g.done(acc)
 
 
+def gen_per_lane_chain(n: int):
+    """An `&` chain of comparisons that do not pack (`q * kv` may wrap, so
+    nothing is lane-affine): every one is tried for lane splitting and the
+    module evaluates the chain per lane."""
+    g = _GraphBuilder()
+    a = g.aten
+    b, h, q, kv = g.args
+    m = g.call(a.mul.Tensor, (q, kv))
+    acc = g.cmp(a.ge.Tensor, q, kv)
+    i = 0
+    while g.calls + 3 <= n:
+        r = g.call(a.remainder.Scalar, (m, 1000 + i))
+        acc = g.cmp(a.bitwise_and.Tensor, acc, g.cmp(a.ne.Scalar, r, i))
+        i += 1
+    return g.done(acc)
+
+
 FAMILIES: dict[str, Callable[[int], Any]] = {
     "and-chain": gen_and_chain,
     "or/and-tree": gen_tree,
     "affine-chain": gen_affine_chain,
     "aux-loads": gen_aux_loads,
+    "per-lane-chain": gen_per_lane_chain,
 }
 
 
