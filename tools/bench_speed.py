@@ -236,19 +236,26 @@ class _GraphBuilder:
         return torch.fx.GraphModule(torch.nn.Module(), self.graph)
 
 
-def gen_and_chain(n: int):
-    """A deep left-leaning `&` chain of window comparisons (one run)."""
+def _and_chain(n: int, base, leaf_calls: int, leaf):
+    """`q >= kv & leaf(x, 0) & leaf(x, 1) & ...`, left-leaning, with `x =
+    base(q, kv)`; a leaf adds `leaf_calls` call nodes, about n in all."""
     g = _GraphBuilder()
-    a = g.aten
     b, h, q, kv = g.args
-    d = g.call(a.sub.Tensor, (q, kv))
-    acc = g.cmp(a.ge.Tensor, q, kv)
+    x = g.call(base, (q, kv))
+    acc = g.cmp(g.aten.ge.Tensor, q, kv)
     i = 0
-    while g.calls + 2 <= n:
-        c = g.cmp(a.le.Scalar, d, 1000 + i)
-        acc = g.cmp(a.bitwise_and.Tensor, acc, c)
+    while g.calls + leaf_calls + 1 <= n:
+        acc = g.cmp(g.aten.bitwise_and.Tensor, acc, leaf(g, x, i))
         i += 1
     return g.done(acc)
+
+
+def gen_and_chain(n: int):
+    """A deep left-leaning `&` chain of window comparisons (one run)."""
+    import torch
+
+    aten = torch.ops.aten
+    return _and_chain(n, aten.sub.Tensor, 1, lambda g, d, i: g.cmp(aten.le.Scalar, d, 1000 + i))
 
 
 def gen_tree(n: int):
@@ -314,17 +321,14 @@ def gen_per_lane_chain(n: int):
     """An `&` chain of comparisons that do not pack (`q * kv` may wrap, so
     nothing is lane-affine): every one is tried for lane splitting and the
     module evaluates the chain per lane."""
-    g = _GraphBuilder()
-    a = g.aten
-    b, h, q, kv = g.args
-    m = g.call(a.mul.Tensor, (q, kv))
-    acc = g.cmp(a.ge.Tensor, q, kv)
-    i = 0
-    while g.calls + 3 <= n:
-        r = g.call(a.remainder.Scalar, (m, 1000 + i))
-        acc = g.cmp(a.bitwise_and.Tensor, acc, g.cmp(a.ne.Scalar, r, i))
-        i += 1
-    return g.done(acc)
+    import torch
+
+    aten = torch.ops.aten
+
+    def leaf(g, m, i):
+        return g.cmp(aten.ne.Scalar, g.call(aten.remainder.Scalar, (m, 1000 + i)), i)
+
+    return _and_chain(n, aten.mul.Tensor, 2, leaf)
 
 
 FAMILIES: dict[str, Callable[[int], Any]] = {
