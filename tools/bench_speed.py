@@ -37,8 +37,11 @@ Definitions
 Scaling: generated FX graphs of about N call nodes in five families (a deep
 `&` chain of window comparisons, a balanced `|`/`&` tree, a long affine chain
 feeding one comparison, many lane-uniform aux loads, an `&` chain of
-comparisons that do not pack); one call each after a warm-up call. Cold start: `mask-opt` on a `.mlir` file in a fresh process
-(and whether torch was imported), and on a `.py` mask_mod, next to
+comparisons that do not pack); maskopt's figure is the median of
+`--scaling-repeat` calls after a warm-up call (single calls of the same
+compile vary by a quarter on a shared machine), inductor's one call.
+Cold start: `mask-opt` on a `.mlir` file in a fresh process (and whether
+torch was imported), and on a `.py` mask_mod, next to
 `python -c "import torch"`.
 """
 
@@ -353,7 +356,9 @@ def _attempt(fn: Callable[[], Any], setup=None) -> tuple[float | None, str]:
 IND_SKIP_S = 3.0
 
 
-def bench_scaling(sizes: list[int], families: list[str] | None = None) -> list[dict]:
+def bench_scaling(
+    sizes: list[int], families: list[str] | None = None, repeat: int = 3
+) -> list[dict]:
     ind = _Inductor()
     _warm_up(ind)
     rows = []
@@ -364,7 +369,9 @@ def bench_scaling(sizes: list[int], families: list[str] | None = None) -> list[d
             gm = gen(n)
             nodes = sum(1 for x in gm.graph.nodes if x.op == "call_function")
             _attempt(lambda: _maskopt(gm))  # warm-up on this shape
-            mo, mo_err = _attempt(lambda: _maskopt(gm))
+            times = [_attempt(lambda: _maskopt(gm)) for _ in range(repeat)]
+            mo_err = next((err for t, err in times if t is None), "")
+            mo = None if mo_err else statistics.median(t for t, _ in times)
             packed = None
             if mo is not None:
                 packed = _maskopt(gm).packed
@@ -381,8 +388,8 @@ def bench_scaling(sizes: list[int], families: list[str] | None = None) -> list[d
     return rows
 
 
-def print_scaling(rows: list[dict]) -> None:
-    print("## Scaling: generated graphs (ms, one call after a warm-up call)\n")
+def print_scaling(rows: list[dict], repeat: int = 3) -> None:
+    print(f"## Scaling: generated graphs (ms; maskopt: median of {repeat} calls after a warm-up call)\n")
     print(f"inductor is skipped at the next size once it fails or takes over {IND_SKIP_S:g} s.\n")
     print("| family | call nodes | maskopt | maskopt us/node | growth vs previous size | packs | inductor |")
     print("|---|---:|---:|---:|---:|---|---:|")
@@ -504,6 +511,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--families", default=None, help="comma-separated generated families")
     ap.add_argument("--masks", default=None, help="comma-separated corpus mask names")
     ap.add_argument("--cold-runs", type=int, default=5)
+    ap.add_argument(
+        "--scaling-repeat", type=int, default=3, help="maskopt calls per generated graph (median)"
+    )
     ap.add_argument("--no-corpus", action="store_true")
     ap.add_argument("--no-scaling", action="store_true")
     ap.add_argument("--no-cold", action="store_true")
@@ -524,7 +534,12 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.flush()
     if not args.no_scaling:
         sizes = [int(s) for s in args.sizes.split(",")]
-        print_scaling(bench_scaling(sizes, args.families.split(",") if args.families else None))
+        print_scaling(
+            bench_scaling(
+                sizes, args.families.split(",") if args.families else None, args.scaling_repeat
+            ),
+            args.scaling_repeat,
+        )
         sys.stdout.flush()
     if not args.no_cold:
         print_cold(bench_cold(args.cold_runs), args.cold_runs)
