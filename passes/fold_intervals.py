@@ -340,14 +340,14 @@ class _Folder:
             return v
         else:
             plans = self.clamped_plans(u, sign, k, side)
-            affine = self.affine_plan(u, sign, k, side)
+            affine = self.affine_plan(u, sign, k, side, _least(plans))
             if affine is not None:
                 plans.append(affine)
             if side == "hi":
                 # An upper bound as `32 - A`, A = 32 - bound clamped at 0: the
                 # CuTe target shifts by A directly (`kv + 31 - q` for causal
                 # needs no overflow clamp where `q - kv + 1` does).
-                for cost, emit_a in self.amount_plans(u, sign, k):
+                for cost, emit_a in self.amount_plans(u, sign, k, _least(plans)):
                     plans.append((cost, lambda emit_a=emit_a: self.from_amount(emit_a())))
             if not plans:
                 # No form computes the clipped bound without overflow (say
@@ -365,10 +365,14 @@ class _Folder:
         self.keys.setdefault(v, (u, sign, k))
         return v
 
-    def amount_plans(self, u: SSAValue, sign: int, k: int):
-        """Plans for the shift amount 32 - (sign * u + k), as a lower bound."""
+    def amount_plans(self, u: SSAValue, sign: int, k: int, beat: int | None = None):
+        """Plans for the shift amount 32 - (sign * u + k), as a lower bound
+        (with `beat`, no affine plan that cannot cost less than `beat`)."""
         plans = self.clamped_plans(u, -sign, LANES - k, "lo")
-        affine = self.affine_plan(u, -sign, LANES - k, "lo")
+        least = _least(plans)
+        if beat is not None and (least is None or beat < least):
+            least = beat
+        affine = self.affine_plan(u, -sign, LANES - k, "lo", least)
         return plans + ([affine] if affine is not None else [])
 
     def amount_of(self, hi: SSAValue) -> SSAValue | None:
@@ -448,12 +452,17 @@ class _Folder:
             plans.append((cost, emit))
         return plans
 
-    def affine_plan(self, u: SSAValue, sign: int, k: int, side: str):
+    def affine_plan(self, u: SSAValue, sign: int, k: int, side: str, beat: int | None = None):
         """
         `sign * u + k` from the linear form of `u`, summed in an order whose
         partial sums fit i32, with the fewest atom clamps: an atom beyond the
         values for which the bound can still lie in [0, 32] is clamped to that
         limit, which keeps the bound on the same side.
+
+        With `beat` (the cost of a plan listed before this one, which wins a
+        tie), None without searching when no affine plan can cost less: every
+        plan costs at least 1 (a clamp) or, with no clamp at all, the side
+        cost of the unclamped sum.
         """
         form = self.forms.of(u)
         if form is None or not form.terms or len(form.terms) > 3:
@@ -466,6 +475,12 @@ class _Folder:
         if not all(isinstance(a.type, IntegerType) and a.type.width.data in (32, 64) for a, _ in terms):
             return None
         atom_ranges = [ranges.of(a) for a, _ in terms]
+        if beat is not None:
+            total = Range.exact(const)
+            for (_, d), r in zip(terms, atom_ranges):
+                total = total + r.scale(d)
+            if min(self.side_cost(side, total), 1) >= beat:
+                return None
         # Window of each atom: below/above it the atom alone puts the bound
         # below 0 / above 32 whatever the other atoms are, so clamping it to
         # the window leaves the clipped bound unchanged.
@@ -1395,6 +1410,11 @@ def legalize_overflow(
 
 
 I32_RANGE = (-(2**31), 2**31 - 1)
+
+
+def _least(plans) -> int | None:
+    """The lowest cost among `(cost, emit)` plans, None when there are none."""
+    return min((cost for cost, _ in plans), default=None)
 
 
 @cache

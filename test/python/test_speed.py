@@ -261,3 +261,28 @@ def test_sum_order_matches_its_definition():
         rs = [Range(*sorted((rng.choice(edges), rng.choice(edges)))) for _ in range(n)]
         const = rng.choice([0, 0, 7, -7, hi32, lo32, hi32 + 10, lo32 - 10])
         assert _Folder._sum_order(terms, rs, const) == reference(terms, rs, const), (terms, rs, const)
+
+
+def test_plan_pruning_keeps_the_chosen_bounds(monkeypatch):
+    """fold-intervals skips the affine plan search where no affine plan can
+    cost less than a plan listed before it (`_least`, `beat`): the packed IR
+    is the same as with the full search, on corpus masks whose bounds use
+    every kind of plan and on generated chains."""
+    import maskopt
+    from maskopt.passes import fold_intervals
+    from maskopt.tools import corpus
+    from maskopt.tools.bench_speed import gen_affine_chain, gen_and_chain, gen_tree
+
+    names = ["causal", "sliding_window_100", "prefix_lm_77", "chunked_causal_96",
+             "doc_start_causal_i64", "extreme_start_causal", "bottom_right_causal",
+             "natten_24x24_k7", "block_diffusion", "window_or_prefix", "streaming_sink",
+             "row_bounded_causal", "nine_diagonals", "spatial_head", "vsa_padding_t64"]
+    masks = [(n, corpus.get_case(n).make()) for n in names]
+    masks += [(f.__name__, f(60)) for f in (gen_and_chain, gen_tree, gen_affine_chain)]
+
+    def irs():
+        return [str(maskopt.compile_mask(m, name=n).module) for n, m in masks]
+
+    pruned = irs()
+    monkeypatch.setattr(fold_intervals, "_least", lambda plans: None)  # search every plan
+    assert irs() == pruned
