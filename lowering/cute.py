@@ -311,16 +311,25 @@ def clamp_parts(v: SSAValue) -> tuple[SSAValue, int, int] | None:
     return (s, ki, ko) if kind is arith.MaxSIOp else (s, ko, ki)
 
 
-def without_guard_clamps(v: SSAValue, lo: int, hi: int) -> SSAValue:
+def without_guard_clamps(v: SSAValue, lo: int, hi: int | None = None) -> SSAValue:
     """`v` with the clamps to constants stripped that change nothing in
     [lo, hi]: `max(x, c)` with c <= lo, `min(x, c)` with c >= hi (e.g.
-    fold-intervals' +-2^40 guard, where only [lo, hi] matters)."""
+    fold-intervals' +-2^40 guard, where only [lo, hi] matters); with no
+    `hi`, only the `max` clamps."""
     while isinstance(v.owner, (arith.MinSIOp, arith.MaxSIOp)):
         xk = _const_operand(v.owner)
-        if xk is None or (xk[1] > lo if isinstance(v.owner, arith.MaxSIOp) else xk[1] < hi):
+        if xk is None or (
+            xk[1] > lo if isinstance(v.owner, arith.MaxSIOp) else hi is None or xk[1] < hi
+        ):
             break
         v = xk[0]
     return v
+
+
+def printing_room(func: mask.FuncOp):
+    """Recursion room for printing `func`: `_FunctionPrinter.expr` recurses
+    through operands, a few frames per op."""
+    return recursion_room(8 * len(func.body.block.ops))
 
 
 @dataclass
@@ -1075,11 +1084,7 @@ class _FunctionPrinter:
             x = o.lhs
         if x.type != i32 or y.type != i32 or ranges.of(y).lo < 0:
             return None
-        xo = x.owner
-        if isinstance(xo, arith.MaxSIOp):
-            c2 = const_evaluate_operand(xo.rhs)
-            if c2 is not None and c2 - c <= ranges.of(y).lo:
-                x = xo.lhs
+        x = without_guard_clamps(x, ranges.of(y).lo + c)
         if ranges.of(x).lo - c < -INT32_MAX - 1:
             return None
         xs = self.expr(x)
@@ -1394,7 +1399,7 @@ def print_cute_module(module: ModuleOp, output: IO[str]) -> None:
         ctx.used = {py_name}
         try:
             # expr() recurses through operands: give it room for deep functions.
-            with recursion_room(8 * len(func.body.block.ops)):
+            with printing_room(func):
                 _FunctionPrinter(func, ctx).print_function(py_name)
         except CuteEmitError as e:
             raise CuteEmitError(f"mask.func @{func.sym_name.data}: {e}") from None
@@ -1429,7 +1434,7 @@ def keep_mask_exprs(func: mask.FuncOp) -> list[str]:
     assert isinstance(v.owner, interval.KeepWordOp)
     s = v.owner.set
     parts = s.owner.sets if isinstance(s.owner, interval.UnionOp) else (s,)
-    with recursion_room(8 * len(func.body.block.ops)):
+    with printing_room(func):
         return [check_nesting(printer.expr(p)) for p in parts]
 
 

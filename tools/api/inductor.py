@@ -193,9 +193,8 @@ def select_packed_mask_intervals(
     import sympy
     import torch.fx
 
-    from maskopt.lowering.cute import CuteEmitError
+    from maskopt.lowering.cute import CuteEmitError, printing_room
     from maskopt.lowering.fx_import import FXImportError
-    from maskopt.passes.analysis import recursion_room
 
     graph = graph_module.graph
     nodes = list(graph.nodes)
@@ -247,8 +246,7 @@ def select_packed_mask_intervals(
             scalar_args.append((arg, i))
     scalar_exprs = tuple(buffers[i] if is_scalar[i] else None for i in range(len(buffers)))
     try:
-        # expr() recurses through operands: give it room, as print_cute_module does
-        with recursion_room(8 * len(func.body.block.ops)):
+        with printing_room(func):
             return _elements(func, scalar_args, scalar_exprs, symbol_codes)
     except CuteEmitError:
         return None  # e.g. too deep for one expression: inductor's per-lane path
