@@ -532,10 +532,7 @@ class LinearForms:
             coeffs[d] = 0
             coeffs[op.lhs] -= k
             r = r + Range(0, c - 1).scale(k)
-        for v, c in coeffs.items():
-            if c:
-                r = r + self.ranges.of(v).scale(c)
-        return r
+        return r + self.uniform_range(Affine(tuple((v, c) for v, c in coeffs.items() if c), 0))
 
 
 #: How the mask_mod spells an op, for remarks.

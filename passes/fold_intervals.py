@@ -369,9 +369,7 @@ class _Folder:
         """Plans for the shift amount 32 - (sign * u + k), as a lower bound
         (with `beat`, no affine plan that cannot cost less than `beat`)."""
         plans = self.clamped_plans(u, -sign, LANES - k, "lo")
-        least = _least(plans)
-        if beat is not None and (least is None or beat < least):
-            least = beat
+        least = min((c for c in (beat, _least(plans)) if c is not None), default=None)
         affine = self.affine_plan(u, -sign, LANES - k, "lo", least)
         return plans + ([affine] if affine is not None else [])
 
@@ -575,7 +573,7 @@ class _Folder:
     def _sum_order(terms, rs, const) -> list[int] | None:
         """An order of the terms (-1: the constant) whose partial sums fit i32
         (every partial sum, the first term alone included)."""
-        lo32, hi32 = I32_RANGE
+        lo32, hi32 = type_range(i32)
         bounds = {-1: (const, const)}
         bad_first = set()  # a negative first term is `0 - x`: x must fit i32 too
         for t, ((_, d), r) in enumerate(zip(terms, rs)):
@@ -1407,9 +1405,6 @@ def legalize_overflow(
             result,
         )
     return None
-
-
-I32_RANGE = (-(2**31), 2**31 - 1)
 
 
 def _least(plans) -> int | None:
