@@ -179,12 +179,7 @@ def test_int64_starts_at_the_extremes(negated):
     and at the int64 extremes, with q and kv at the ends of their range."""
     import maskopt
 
-    I64 = torch.iinfo(torch.int64)
-    starts = torch.tensor(
-        [I64.min, -(2**40) - 5, -(2**32), -1, 0, 5, 40, 2**31 - 40, 2**31 - 1,
-         2**31, 2**32 - 1, 2**32, 2**32 + 7, 2**40 + 3, I64.max],
-        dtype=torch.int64,
-    )
+    starts = torch.tensor(corpus.EXTREME_I64_STARTS, dtype=torch.int64)
 
     def start_causal(b, h, q_idx, kv_idx):
         s = starts[b]
