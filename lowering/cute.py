@@ -696,19 +696,30 @@ class _FunctionPrinter:
         `a - k2` and `a - k1` in i32 and the result is in [k1, k2].
         `negate`: the expression of `-trunc(...)` instead.
         """
+        parts = self.truncated_clamped_difference(op)
+        if parts is None:
+            return None
+        d, k1, k2 = parts
+        if negate:  # -clamp(a - b, k1, k2) is clamp(b - a, -k2, -k1)
+            return self.clamped_difference(d.rhs, d.lhs, -k2, -k1)
+        return self.clamped_difference(d.lhs, d.rhs, k1, k2)
+
+    def truncated_clamped_difference(
+        self, op: arith.TruncIOp
+    ) -> tuple[arith.SubiOp, int, int] | None:
+        """`(d, k1, k2)` where `op` is the i32 `trunc(clamp(d, k1, k2))` of an
+        i64 difference `d` that cannot wrap, k1 <= k2 (fold-intervals' form of
+        a bound whose difference may leave i32)."""
         if op.input.type != IntegerType(64) or op.result.type != i32:
             return None
-
         parts = clamp_parts(op.input)
         if parts is None:
             return None
         s, k1, k2 = parts
         d = s.owner
-        if not (k1 <= k2 and isinstance(d, arith.SubiOp)) or self.ranges.may_wrap(d):
+        if k1 > k2 or not isinstance(d, arith.SubiOp) or self.ranges.may_wrap(d):
             return None
-        if negate:  # -clamp(a - b, k1, k2) is clamp(b - a, -k2, -k1)
-            return self.clamped_difference(d.rhs, d.lhs, -k2, -k1)
-        return self.clamped_difference(d.lhs, d.rhs, k1, k2)
+        return d, k1, k2
 
     def minmax(self, op: arith.MinSIOp | arith.MaxSIOp) -> str:
         """`min(a, b)`/`max(a, b)`, a constant operand printed second: the
@@ -1109,15 +1120,10 @@ class _FunctionPrinter:
         negate = False
         if isinstance(o, arith.SubiOp) and const_evaluate_operand(o.lhs) == 0:
             negate, o = True, o.rhs.owner
-        if not isinstance(o, arith.TruncIOp) or o.input.type != IntegerType(64):
-            return None
-        parts = clamp_parts(o.input)
+        parts = self.truncated_clamped_difference(o) if isinstance(o, arith.TruncIOp) else None
         if parts is None:
             return None
-        t, k1, k2 = parts
-        d = t.owner
-        if k1 > k2 or not isinstance(d, arith.SubiOp) or self.ranges.may_wrap(d):
-            return None
+        d, k1, k2 = parts
         s_val, y64 = (d.rhs, d.lhs) if negate else (d.lhs, d.rhs)
         if negate:
             k1, k2 = -k2, -k1
