@@ -879,6 +879,8 @@ class _FunctionPrinter:
             return f"utils.shl_u32({ONES}, cutlass.Uint32({self.nonneg(op.lo)}))"
         if USE_BMSK and not self.inline:
             word = self.affine_bmsk_word(op, has_lo)
+            if word is None and not has_lo:
+                word = self.guarded_prefix_word(op.hi)
             if word is not None:
                 return word
         amount = self.shift_amount(op.hi)
@@ -1061,6 +1063,59 @@ class _FunctionPrinter:
         if is_const(top):
             return f"bmsk_u32({pos}, (max({base}, {top_text}) - {base}))"
         return f"bmsk_u32({pos}, (max({top_text}, {base}) - {base}))"
+
+    def guarded_prefix_word(self, hi: SSAValue) -> str | None:
+        """
+        The prefix word [0, hi) for fold-intervals' guarded upper bound
+        `min(max(X, c0) - y, c1) + k` (X and y >= 0 runtime i32 values, each
+        clamp optional, no op wrapping), as one `bmsk_u32(0, W)`.
+
+        The clamps only guard the i32 arithmetic: where `min` applies the
+        bound is c1 + k >= 32 (every lane), where a `max` applies it is at
+        most c0 - y + k <= 0 (no lane; `without_guard_clamps` with
+        c0 <= min(y) - k). So the lanes are those of X - y + k and the width
+        is W = max(X - y + k, 0) = max(X, y - k) - (y - k); bmsk.clamp clips
+        it at 32. W can pass 2^31 - 1 (X = 2^31 - 1, y = 0, k = 1) but not
+        2^32 - 1, so where value ranges allow that it is computed exactly in
+        Int64 and converted to Uint32 (LLVM narrows the Int64 ops to one
+        32-bit three-operand add); no operation wraps. None for other forms,
+        or where y - k or W may leave their types.
+        """
+        ranges = self.ranges
+        k, v = 0, hi
+        o = v.owner
+        if isinstance(o, arith.AddiOp) and not ranges.may_wrap(o):
+            for x, c in ((o.lhs, o.rhs), (o.rhs, o.lhs)):
+                kc = const_evaluate_operand(c)
+                if kc is not None:
+                    k, v = kc, x
+                    break
+        o = v.owner
+        if isinstance(o, arith.MinSIOp):
+            xc = _const_operand(o)
+            if xc is None or xc[1] + k < LANES:
+                return None
+            v = xc[0]
+        o = v.owner
+        if not isinstance(o, arith.SubiOp) or ranges.may_wrap(o) or v.type != i32:
+            return None
+        y = o.rhs
+        yr = ranges.of(y)
+        if const_evaluate_operand(y) is not None or yr.lo < 0 or yr.hi - k > INT32_MAX or yr.lo - k < -INT32_MAX - 1:
+            return None
+        x = without_guard_clamps(o.lhs, yr.lo - k)
+        xr = ranges.of(x)
+        if const_evaluate_operand(x) is not None or xr.hi - yr.lo + k > 2**32 - 1:
+            return None  # c - y: shr_u32 (`shift_amount`) or `affine_bmsk_word`
+        ys = self.expr(y)
+        yk = ys if k == 0 else self.bind("yk", f"({ys} - cutlass.Int32({k}))")
+        m = f"max({self.expr(x)}, {yk})"
+        if xr.hi - yr.lo + k <= INT32_MAX:
+            width = f"cutlass.Uint32(({m} - {yk}))"
+        else:
+            width = f"cutlass.Uint32(((cutlass.Int64({m}) - cutlass.Int64({ys})) + cutlass.Int64({k})))"
+        self.ctx.uses_bmsk = True
+        return f"bmsk_u32(cutlass.Uint32(0), {width})"
 
     def lower_start(self, lo: SSAValue, y: SSAValue) -> str | None:
         """

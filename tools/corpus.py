@@ -63,6 +63,9 @@ class MaskCase:
     #: per-lane, then with a fragment of the reason.
     ranges: int | None = None
     reason: str | None = None
+    #: more q rows sampled like the q near 2^31 - 1 ones (``large_indices``
+    #: only): where the mask's own int32 arithmetic wraps, e.g. q + c.
+    edge_qs: tuple[int, ...] = ()
 
     def __repr__(self) -> str:  # keep pytest ids / failure output short
         return f"MaskCase({self.name!r})"
@@ -329,7 +332,8 @@ def sample_points(case: MaskCase, *, seed: int = 0, n_rows: int = 48):
     For each of ``n_rows`` (b, h, q) rows (q = 0, 1, Q_LEN-1 and random ones,
     random b < B, h < H) take every kv_base in [0, KV_LEN), i.e. all
     alignments.  When ``case.large_indices``, add rows with q near 2^31-1 and
-    near 2^30 with kv_base windows around q, near 0 and up to 2^31-32.  All
+    near 2^30 (and at ``case.edge_qs``) with kv_base windows around q, near 0
+    and up to 2^31-32.  All
     values are >= 0 and kv_base + 31 < 2^31.
     """
     B, H, Q, KV = case.shape
@@ -357,7 +361,7 @@ def sample_points(case: MaskCase, *, seed: int = 0, n_rows: int = 48):
     if case.large_indices:
         top = INT32_MAX - 31  # largest legal kv_base
         big_qs = [INT32_MAX, INT32_MAX - 1, INT32_MAX - 40, INT32_MAX - 1000,
-                  2**30, 2**30 - 1, 2**30 + 17, 2**30 - 333]
+                  2**30, 2**30 - 1, 2**30 + 17, 2**30 - 333, *case.edge_qs]
         win = torch.arange(-160, 161, dtype=torch.int64)
         for i, qv in enumerate(big_qs):
             bv = int(torch.randint(0, B, (1,), generator=g))
@@ -885,7 +889,9 @@ CORPUS: list[MaskCase] = [
     MaskCase("full", make_full, (1, 1, 256, 256), False, True, 1, True, ("basic", "trivial"),
              note="noop_mask: inductor returns None for the unconditional [0, 32) interval by design"),
     MaskCase("sliding_window_100", _P(make_sliding_window, 100), (1, 1, 1024, 1024), True, True, 1, True, ("basic", "attn_gym")),
-    MaskCase("bottom_right_causal", _P(make_bottom_right_causal, 768), (1, 1, 256, 1024), True, True, 1, True, ("basic",)),
+    # q + 768 wraps from q = 2^31 - 768 on; at q = 2^31 - 769 and kv = 0 the run is 2^31 long
+    MaskCase("bottom_right_causal", _P(make_bottom_right_causal, 768), (1, 1, 256, 1024), True, True, 1, True, ("basic",),
+             edge_qs=(2**31 - 770, 2**31 - 769, 2**31 - 768)),
     MaskCase("prefix_lm_77", _P(make_prefix_lm, 77), (1, 1, 1024, 1024), True, True, 1, True, ("basic", "attn_gym", "union")),
     MaskCase("streaming_sink", make_streaming_sink, (1, 1, 1024, 1024), True, True, 2, True, ("basic", "union")),
     MaskCase("chunked_causal_96", _P(make_chunked_causal, 96), (1, 1, 1024, 1024), True, True, 1, True, ("basic", "floordiv")),

@@ -482,3 +482,27 @@ mask.func @chunked_causal {
 // CHECK-NEXT:     lo = (base - kv)
 // CHECK-NEXT:     v_1 = bmsk_u32(cutlass.Uint32(lo), (max((cutlass.Uint32(q) + cutlass.Uint32(1)), cutlass.Uint32(base)) - cutlass.Uint32(base)))
 // CHECK-NEXT:     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
+
+// -----
+
+// Bottom-right causal, q + 768 >= kv with the int32 q + 768 wrapping like
+// torch's: fold-intervals guards the upper bound as min(max(q', -1) - kv, 31) + 1;
+// the guards only keep the i32 ops exact, so the word is bmsk of the width
+// max(q', kv - 1) - kv + 1, which reaches 2^31 (q' = 2^31 - 1, kv = 0): it is
+// computed in Int64 and converted to Uint32, with no clamp at 0 or 31.
+mask.func @bottom_right_causal {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %c768 = arith.constant 768 : i32
+  %s = arith.addi %q, %c768 : i32
+  %ge = arith.cmpi sge, %s, %kv : i32
+  mask.yield %ge : i1
+}
+
+// CHECK:      """maskopt: mask.func @bottom_right_causal, packed keep word."""
+// CHECK-NEXT:     q = q_idx[0]
+// CHECK-NEXT:     kv = kv_idx[0]
+// CHECK-NEXT:     yk = (kv - cutlass.Int32(1))
+// CHECK:          [[S:[a-z_0-9]+]] = cutlass.Int32({{.*}})
+// CHECK-NEXT:     {{[a-z_0-9]+}} = bmsk_u32(cutlass.Uint32(0), cutlass.Uint32(((cutlass.Int64(max([[S]], yk)) - cutlass.Int64(kv)) + cutlass.Int64(1))))
+// CHECK-NEXT:     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
+// CHECK-NEXT:     packed[0] =

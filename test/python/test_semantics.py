@@ -226,6 +226,33 @@ def test_wrapping_int32_chain_matches_eager_at_the_wrap():
     assert torch.equal(words, corpus.reference_words(chain, z, h, q, kv))
 
 
+@pytest.mark.parametrize("offset", [1, 31, 768, 2**30, 2**31 - 1])
+@pytest.mark.parametrize("strict", [False, True])
+def test_offset_causal_at_the_int32_wrap(offset, strict):
+    """`q + c >= kv` with torch's wrapping int32 `q + c`: the guarded prefix
+    bmsk(0, max(q', kv - k) - kv + k), whose width reaches 2^31 at the wrap
+    point (q' = 2^31 - 1, kv = 0), is exact on both sides of the wrap and at
+    the ends of kv's range (the emulator fails on any Int32 overflow)."""
+    import maskopt
+
+    def offset_causal(b, h, q_idx, kv_idx):
+        s = q_idx + offset
+        return (s > kv_idx) if strict else (s >= kv_idx)
+
+    result = maskopt.compile_mask(offset_causal)
+    assert result.packed
+    if offset == 768 and not strict:
+        assert "cutlass.Int64(max(" in result.cute_source, result.cute_source  # the guarded form
+    wrap = 2**31 - offset  # the first q where q + c wraps
+    qs = sorted({max(q, 0) for q in (0, 1, 40, wrap - 2, wrap - 1, wrap, wrap + 1, 2**31 - 1)} - {2**31})
+    kvs = [0, 1, 2, 31, 32, 33, 2**31 - 70, 2**31 - 33, 2**31 - 32]
+    pts = torch.tensor([(q, kv) for q in qs for kv in kvs], dtype=torch.int64)
+    q, kv = (pts[:, i].to(torch.int32) for i in range(2))
+    z = torch.zeros_like(q)
+    words = cute_emulator.load_module(result.cute_source).keep_words(z, z, q, kv)
+    assert torch.equal(words, corpus.reference_words(offset_causal, z, z, q, kv))
+
+
 def test_sub_alpha_is_honoured():
     """aten.sub with alpha=2 is q - 2 * kv (not packed: 2 * kv may wrap; still exact)."""
     import maskopt

@@ -87,6 +87,7 @@ def main(argv=None) -> int:
             "reason": res.reason,
             "shape": list(case.shape),
             "large_indices": bool(case.large_indices),
+            "edge_qs": list(case.edge_qs),
             "aux": [{"dtype": str(t.dtype).replace("torch.", ""), "shape": list(t.shape)} for t in aux],
             "reads_b": "b_idx[" in src,
             "reads_h": "h_idx[" in src,

@@ -29,9 +29,10 @@ Point set of a case with shape (B, H, Q_LEN, KV_LEN):
   rows (q >= Q_LEN, every kv_base < KV_LEN) for masks without q/kv-indexed aux
   tensors (``large_indices``); otherwise more b values (b >= B) when the module
   never reads ``b_idx`` (then h, if it never reads ``h_idx``);
-* ``large`` (``large_indices`` only): rows with q near 2^31-1 and near 2^30
-  against kv_base windows around q, near 0 and near 2^31-32, plus q in
-  {0, 1, Q_LEN-1} against kv_base near 2^31-32 and 2^30;
+* ``large`` (``large_indices`` only): rows with q near 2^31-1, near 2^30 and
+  near the case's ``edge_qs`` (where its int32 arithmetic wraps) against
+  kv_base windows around q, near 0 and near 2^31-32, plus q in {0, 1,
+  Q_LEN-1} against kv_base near 2^31-32 and 2^30;
 * ``fp``: the fingerprint points (run through the kernel too).
 
 Usage on the GPU machine (repository root)::
@@ -299,6 +300,7 @@ def build_points(rec, target, device):
     if rec["large_indices"]:
         top = INT32_MAX - 31  # largest legal kv_base
         big_q = [INT32_MAX - i for i in range(64)] + [2**30 + i for i in range(-32, 32)]
+        big_q += [e + i for e in rec.get("edge_qs", ()) for i in range(-8, 8) if 0 <= e + i <= INT32_MAX]
         rows = []
         for i, qv in enumerate(big_q):
             kvs = torch.cat([ar(qv - 1024, qv + 1024), ar(0, 256), ar(top - 255, top + 1)])

@@ -32,17 +32,14 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     """maskopt: mask.func @bottom_right_causal, packed keep word."""
     q = q_idx[0]
     kv = kv_idx[0]
+    yk = (kv - cutlass.Int32(1))
     v = cutlass.Int64(q)
     v_1 = cutlass.Int64(cutlass.Int32(768))
     v_2 = (v + v_1)
     add = cutlass.Int32(v_2)
-    v_3 = max(add, cutlass.Int32(-1))
-    v_4 = (v_3 - kv)
-    v_5 = min(v_4, cutlass.Int32(31))
-    v_6 = (v_5 + cutlass.Int32(1))
-    v_7 = bmsk_u32(cutlass.Uint32(0), cutlass.Uint32(max(v_6, cutlass.Int32(0))))
+    v_3 = bmsk_u32(cutlass.Uint32(0), cutlass.Uint32(((cutlass.Int64(max(add, yk)) - cutlass.Int64(kv)) + cutlass.Int64(1))))
     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
-    packed[0] = v_7
+    packed[0] = v_3
     return packed.load()
 
 
