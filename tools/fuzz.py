@@ -923,7 +923,9 @@ def box_points(shape, *, consts=(), raw_q: bool = False, raw_kv: bool = False, u
       lane-uniform conditions).
     * If ``big`` and neither ``raw_q`` nor ``raw_kv``: rows at q near 2**31 - 1
       and 2**30 with kv windows around q, around q - c, near 0 and near
-      2**31 - 32; if nothing indexes by b / h, those rows also get huge b / h.
+      2**31 - 32; if nothing indexes by b / h, those rows also get huge b / h;
+      and rows where q + c wraps (q = 2**31 - 1 - c and 2**31 - c, for each
+      constant c > 1) against kv near 0 and near 2**31 - 32.
     """
     B, H, Q, KV = shape
     large_ok = not (raw_q or raw_kv)
@@ -968,6 +970,11 @@ def box_points(shape, *, consts=(), raw_q: bool = False, raw_kv: bool = False, u
             hv = big_h if (big_h is not None and i % 2 == 1) else g.randrange(H)
             kvs = list(range(qv - 40, qv + 9)) + list(range(0, 33)) + list(range(LEGAL_KV_TOP - 40, LEGAL_KV_TOP + 1))
             add(bv, hv, qv, kvs + edge_windows(qv))
+        # where q + c wraps: q + c = 2**31 - 1 and 2**31 (against kv near 0 and the top)
+        for c in [c for c in consts if 1 < c <= I32_MAX][:12]:
+            for qv in (I32_MAX - c, I32_MAX - c + 1):
+                add(g.randrange(B), g.randrange(H), qv,
+                    list(range(0, 33)) + list(range(LEGAL_KV_TOP - 32, LEGAL_KV_TOP + 1)))
         # ordinary q against huge kv
         add(0, 0, 0, list(range(LEGAL_KV_TOP - 64, LEGAL_KV_TOP + 1)) + list(range(2**30 - 40, 2**30 + 8)))
     bs, hs, qq, kk = [], [], [], []
