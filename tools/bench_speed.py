@@ -5,6 +5,7 @@ Side-by-side speed benchmark: maskopt's full path against torch inductor's
     python -m maskopt.tools.bench_speed                 # everything
     python -m maskopt.tools.bench_speed --no-scaling --no-cold
     python -m maskopt.tools.bench_speed --sizes 10,100,1000,5000 --repeat 7
+    python -m maskopt.tools.bench_speed --stages full,causal --no-corpus --no-scaling --no-cold
 
 What is timed
 -------------
@@ -124,6 +125,94 @@ def _warm_up(ind: _Inductor) -> None:
     _maskopt(gm)
     ind.setup()
     ind(gm)
+
+
+# --------------------------------------------------------------------------
+# stages
+# --------------------------------------------------------------------------
+
+
+def bench_stages(names: list[str], repeat: int) -> dict:
+    """
+    Where maskopt's warm time goes, per mask: the stages of `compile_mask`'s
+    default path run one by one (FX import, each pass of `pack-mask`,
+    the one verification, the CuTe module, the keep-mask expressions), each
+    the median of `repeat` calls (CPU time, `gc` paused as in
+    `compile_mask`), with the number of ops in the module after the pipeline
+    and the CuTe module text (the same as `compile_mask`'s).
+    """
+    import io
+
+    from xdsl.dialects.builtin import ModuleOp
+
+    from maskopt.lowering.cute import CuteEmitError, keep_mask_exprs, print_cute_module
+    from maskopt.lowering.fx_import import import_graph
+    from maskopt.lowering.trace import trace_mask_mod
+    from maskopt.passes.pipeline import pack_mask_passes
+    from maskopt.tools.api import gc_paused, make_context
+    from maskopt.tools.corpus import get_case
+
+    _warm_up(_Inductor())
+    out = {}
+    for name in names:
+        gm = trace_mask_mod(get_case(name).make(), name=name).graph_module
+        times: dict[str, list[float]] = {}
+        n_ops = 0
+        for _ in range(repeat + 1):  # the first round warms this graph's caches
+            clock = time.process_time
+            with gc_paused():
+                t = [clock()]
+                module = ModuleOp([import_graph(gm, "f")])
+                t.append(clock())
+                ctx = make_context()
+                labels = ["FX import"]
+                for p in pack_mask_passes():
+                    p.apply(ctx, module)
+                    t.append(clock())
+                    labels.append(p.name)
+                module.verify()
+                t.append(clock())
+                text = io.StringIO()
+                print_cute_module(module, text)
+                t.append(clock())
+                func = module.ops.first
+                if func.is_packed:
+                    try:
+                        keep_mask_exprs(func)
+                    except CuteEmitError:
+                        pass
+                t.append(clock())
+            labels += ["verify", "CuTe module", "keep-mask exprs"]
+            n_ops = sum(1 for _ in module.walk()) - 1
+            for i, label in enumerate(labels):
+                key = f"{i}:{label}"
+                times.setdefault(key, []).append(t[i + 1] - t[i])
+        out[name] = {
+            "stages": {k: statistics.median(v[1:]) for k, v in times.items()},
+            "ops": n_ops,
+            "cute_source": text.getvalue(),
+        }
+    return {"masks": out, "repeat": repeat}
+
+
+def print_stages(result: dict) -> None:
+    masks = result["masks"]
+    names = list(masks)
+    print(f"## Stages of the warm path, median of {result['repeat']} calls (ms)\n")
+    print("| stage | " + " | ".join(names) + " |")
+    print("|---|" + "---:|" * len(names))
+    keys = list(next(iter(masks.values()))["stages"])
+    for k in keys:
+        cells = []
+        for n in names:
+            st = masks[n]["stages"]
+            total = sum(st.values())
+            cells.append(f"{st[k] * 1e3:.3f} ({st[k] / total:.0%})")
+        print(f"| {k.split(':', 1)[1]} | " + " | ".join(cells) + " |")
+    totals = [sum(masks[n]["stages"].values()) * 1e3 for n in names]
+    print("| **total** | " + " | ".join(f"**{t:.3f}**" for t in totals) + " |")
+    print("| ops after pack-mask | " + " | ".join(str(masks[n]["ops"]) for n in names) + " |")
+    print()
 
 
 # --------------------------------------------------------------------------
@@ -517,6 +606,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-corpus", action="store_true")
     ap.add_argument("--no-scaling", action="store_true")
     ap.add_argument("--no-cold", action="store_true")
+    ap.add_argument(
+        "--stages",
+        default=None,
+        help="comma-separated corpus masks: print where the warm time goes, stage by stage",
+    )
     args = ap.parse_args(argv)
 
     import platform
@@ -529,6 +623,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"Python {platform.python_version()}, torch {torch.__version__}, xdsl "
           f"{getattr(xdsl, '__version__', '?')}, {os.cpu_count()} CPUs, "
           f"load average {os.getloadavg()[0]:.1f} at start.\n")
+    if args.stages:
+        print_stages(bench_stages(args.stages.split(","), args.repeat))
+        sys.stdout.flush()
     if not args.no_corpus:
         print_corpus(bench_corpus(args.repeat, args.masks.split(",") if args.masks else None))
         sys.stdout.flush()

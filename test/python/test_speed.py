@@ -286,3 +286,31 @@ def test_plan_pruning_keeps_the_chosen_bounds(monkeypatch):
     pruned = irs()
     monkeypatch.setattr(fold_intervals, "_least", lambda plans: None)  # search every plan
     assert irs() == pruned
+
+
+def test_stage_breakdown_runs_compile_masks_path():
+    """`bench_speed --stages` times the stages of compile_mask's default path:
+    the module it ends with is compile_mask's, and every stage is listed."""
+    import maskopt
+    from maskopt.lowering.trace import trace_mask_mod
+    from maskopt.tools.bench_speed import bench_stages, print_stages
+    from maskopt.tools.corpus import get_case
+
+    names = ["sliding_window_100", "attn_gym_doc_causal"]  # packed, per-lane
+    result = bench_stages(names, repeat=1)
+    for name in names:
+        gm = trace_mask_mod(get_case(name).make(), name=name).graph_module
+        want = maskopt.compile_mask(gm, name="f").cute_source
+        got = result["masks"][name]
+        assert got["cute_source"] == want
+        labels = [k.split(":", 1)[1] for k in got["stages"]]
+        assert labels[0] == "FX import" and labels[-3:] == ["verify", "CuTe module", "keep-mask exprs"]
+        assert labels[1:-3] == [p.name for p in maskopt.passes.pipeline.pack_mask_passes()]
+        assert got["ops"] > 0
+    out = io.StringIO()
+    sys.stdout, saved = out, sys.stdout
+    try:
+        print_stages(result)
+    finally:
+        sys.stdout = saved
+    assert "| **total** |" in out.getvalue()
