@@ -525,7 +525,9 @@ class _Folder:
                     best = (c, clamps, order, (False, False))
             # Or: the sum S of the terms, clamped where S + const would leave
             # i32 (S beyond -const / 32 - const clips the same), then + const.
-            order = self._sum_order(terms, rs, 0) if const else None
+            # (const and the clamp constants are i32 constants: each must fit)
+            fits = const and all(Range.exact(x).within(i32r) for x in (const, -const, LANES - const))
+            order = self._sum_order(terms, rs, 0) if fits else None
             if order is None:
                 continue
             srange = total - Range.exact(const)
@@ -572,8 +574,11 @@ class _Folder:
     @staticmethod
     def _sum_order(terms, rs, const) -> list[int] | None:
         """An order of the terms (-1: the constant) whose partial sums fit i32
-        (every partial sum, the first term alone included)."""
+        (every partial sum, the first term alone included); None also when
+        the constant itself is no i32 constant."""
         lo32, hi32 = type_range(i32)
+        if not lo32 <= const <= hi32:
+            return None
         bounds = {-1: (const, const)}
         bad_first = set()  # a negative first term is `0 - x`: x must fit i32 too
         for t, ((_, d), r) in enumerate(zip(terms, rs)):

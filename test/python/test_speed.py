@@ -216,9 +216,10 @@ def test_linear_bound_pruning_matches_the_pairwise_definition():
 def test_sum_order_matches_its_definition():
     """fold-intervals' `_sum_order` (cached orders, int arithmetic) returns the
     first order, positive terms or the constant first, whose every partial sum
-    fits i32, the first term alone included (an i64 constant first is no i32
-    constant), never starting with `0 - x` for an x outside i32; on random
-    terms, ranges and constants around the i32 limits."""
+    fits i32, the first term alone included, with no constant outside i32
+    (it is emitted as an i32 constant, wherever it comes), never starting
+    with `0 - x` for an x outside i32; on random terms, ranges and constants
+    around the i32 limits."""
     import random
     from itertools import permutations
 
@@ -239,6 +240,9 @@ def test_sum_order_matches_its_definition():
             for i, t in enumerate(perm):
                 if t == -1:
                     tl = th = const
+                    if not fits(const, const):
+                        ok = False
+                        break
                 else:
                     d, r = terms[t][1], rs[t]
                     tl, th = sorted((r.lo * d, r.hi * d))
