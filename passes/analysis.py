@@ -405,6 +405,7 @@ class LinearForms:
     lane: SSAValue | None
     forms: dict[SSAValue, Affine | None] = field(default_factory=dict)
     _priming: bool = field(default=False, init=False, repr=False)
+    _modular: dict = field(default_factory=dict, init=False, repr=False)
 
     @staticmethod
     def build(func: mask.FuncOp) -> LinearForms:
@@ -463,6 +464,68 @@ class LinearForms:
                     pass
         if value not in self.dependent:
             return Affine.atom(value)
+        return None
+
+    def modular(self, value: SSAValue) -> tuple[Affine, int | None] | None:
+        """
+        `(E, w)` where `value` equals `E` wrapped to a w-bit two's complement
+        integer (w None: `value` is `E` itself, `of(value)`), E an exact linear
+        form: `value` is built from exact forms by additions, subtractions,
+        multiplications by constants and left shifts by constants that may
+        wrap at width w, and truncations to width w. Wrapping is a ring
+        homomorphism mod 2^w, so intermediate wraps of the chain do not
+        matter: wrap(wrap(a) + b) = wrap(a + b). None for anything else (a
+        sign extension of a wrapped value, a division, ...).
+        """
+        if value in self._modular:
+            return self._modular[value]
+        exact = self.of(value)
+        if exact is not None:
+            return exact, None
+        for v in postorder(value, _int_operands, self._modular)[:-1]:
+            self._modular[v] = self._modular_form(v)  # operands first: no deep recursion
+        m = self._modular[value] = self._modular_form(value)
+        return m
+
+    def _modular_form(self, value: SSAValue) -> tuple[Affine, int | None] | None:
+        exact = self.of(value)
+        if exact is not None:
+            return exact, None
+        op = value.owner
+        if not isinstance(op, Operation) or not isinstance(value.type, IntegerType):
+            return None
+        w = value.type.width.data
+
+        def operand(v: SSAValue) -> Affine | None:
+            m = self.modular(v)
+            if m is None or (m[1] is not None and m[1] != w):
+                return None
+            return m[0]
+
+        match op:
+            case arith.AddiOp() | arith.SubiOp():
+                a, b = operand(op.lhs), operand(op.rhs)
+                if a is None or b is None:
+                    return None
+                return (a + b if isinstance(op, arith.AddiOp) else a - b), w
+            case arith.MuliOp():
+                a, b = operand(op.lhs), operand(op.rhs)
+                if a is None or b is None:
+                    return None
+                if not b.terms:
+                    return a.scale(b.const), w
+                if not a.terms:
+                    return b.scale(a.const), w
+            case arith.ShLIOp() if (k := const_evaluate_operand(op.rhs)) is not None and 0 <= k < w:
+                a = operand(op.lhs)
+                if a is not None:
+                    return a.scale(2**k), w
+            case arith.TruncIOp():
+                m = self.modular(op.input)
+                if m is not None and (m[1] is None or m[1] >= w):
+                    return m[0], w
+            case _:
+                pass
         return None
 
     def why_not(self, value: SSAValue) -> str:

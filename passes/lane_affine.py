@@ -302,8 +302,69 @@ class _Rewriter:
     def affine_compare(self, op: arith.CmpiOp, pred: str) -> SSAValue | None:
         lhs, rhs = self.forms.of(op.lhs), self.forms.of(op.rhs)
         if lhs is None or rhs is None:
-            return None
+            return self.wrapped_compare(op, pred)
         return self.lane_compare(pred, lhs - rhs, op)
+
+    def wrapped_compare(self, op: arith.CmpiOp, pred: str) -> SSAValue | None:
+        """
+        A comparison one of whose operands wraps: that operand is E wrapped to
+        w bits (`LinearForms.modular`), E an exact lane-affine form, and the
+        other operand R is exact. Over the domain E + k * 2^w lies in
+        [-2^(w-1), 2^(w-1)) for one k; when the ranges leave only k in
+        {-1, 0, 1}, the comparison is the OR over the possible k of
+        `E + k * 2^w in [-2^(w-1), 2^(w-1)) and E + k * 2^w <pred> R`, each a
+        conjunction of lane-affine comparisons (a bound that E's range always
+        meets is left out). Within 32 lanes E crosses at most one wrap, so
+        the lanes are at most two runs per comparison. Only for a lane
+        coefficient of +-1 (what fold-intervals folds to runs); otherwise the
+        comparison stays as it is, cheaper per lane than its branches.
+        """
+        forms = self.forms
+        ml, mr = forms.modular(op.lhs), forms.modular(op.rhs)
+        if ml is None or mr is None or (ml[1] is None) == (mr[1] is None):
+            return None  # nothing wraps, something is not affine, or both wrap
+        if ml[1] is None:  # the wrapped operand on the left
+            ml, mr, pred = mr, ml, MIRROR[pred]
+        (e, w), (r, _) = ml, mr
+        lane = forms.lane
+        c = e.coeff(lane) if lane is not None else 0
+        if c not in (1, -1):
+            return None  # only unit lane coefficients fold to runs: keep the cheaper per-lane op
+        er = forms.uniform_range(e.without(lane))
+        er = er + Range(0, LANES - 1).scale(c)
+        half, period = 2 ** (w - 1), 2**w
+        ks = [k for k in range(-2, 3) if er.lo + k * period <= half - 1 and er.hi + k * period >= -half]
+        if not ks or any(abs(k) > 1 for k in ks):
+            return None
+        ops: list[Operation] = []
+        branches: list[SSAValue] = []
+        for k in ks:
+            shifted = e + Affine((), k * period)
+            parts: list[tuple[str, Affine]] = []
+            if er.lo + k * period < -half:
+                parts.append(("sge", shifted + Affine((), half)))
+            if er.hi + k * period > half - 1:
+                parts.append(("sle", shifted - Affine((), half - 1)))
+            parts.append((pred, shifted - r))
+            conj: SSAValue | None = None
+            for p, diff in parts:
+                v = self.lane_compare(p, diff, op)
+                if v is None:
+                    return None  # the ops inserted so far are dead: the pass's DCE erases them
+                if conj is not None:
+                    a = arith.AndIOp(conj, v)
+                    ops.append(a)
+                    Rewriter.insert_op(a, InsertPoint.before(op))
+                    v = a.result
+                conj = v
+            assert conj is not None
+            branches.append(conj)
+        result = branches[0]
+        for b in branches[1:]:
+            o = arith.OrIOp(result, b)
+            Rewriter.insert_op(o, InsertPoint.before(op))
+            result = o.result
+        return result
 
     def _uniform_divisor(self, v: SSAValue) -> tuple[SSAValue, SSAValue] | None:
         """(A, D) of `v = A // D` with D lane-uniform and provably positive."""

@@ -451,6 +451,18 @@ def make_bottom_right_causal(offset=768):
     return bottom_right_causal
 
 
+def make_bottom_right_window(offset=768, window=256):
+    """Bottom-right aligned sliding window (decoding with a KV cache of
+    `offset` more keys than queries): torch's int32 `q - kv + offset` wraps
+    for q near 2^31."""
+
+    def bottom_right_window(b, h, q_idx, kv_idx):
+        d = q_idx - kv_idx + offset
+        return (d >= 0) & (d <= window)
+
+    return bottom_right_window
+
+
 def make_prefix_lm(prefix=77):
     from attn_gym.masks import generate_prefix_lm_mask
 
@@ -892,6 +904,9 @@ CORPUS: list[MaskCase] = [
     # q + 768 wraps from q = 2^31 - 768 on; at q = 2^31 - 769 and kv = 0 the run is 2^31 long
     MaskCase("bottom_right_causal", _P(make_bottom_right_causal, 768), (1, 1, 256, 1024), True, True, 1, True, ("basic",),
              edge_qs=(2**31 - 770, 2**31 - 769, 2**31 - 768)),
+    # q - kv + 768 wraps from q - kv = 2^31 - 768 on (the run's lanes never wrap into the window)
+    MaskCase("bottom_right_window_256", _P(make_bottom_right_window, 768, 256), (1, 1, 256, 1024), True, True, 1, True,
+             ("basic",), edge_qs=(2**31 - 770, 2**31 - 769, 2**31 - 768)),
     MaskCase("prefix_lm_77", _P(make_prefix_lm, 77), (1, 1, 1024, 1024), True, True, 1, True, ("basic", "attn_gym", "union")),
     MaskCase("streaming_sink", make_streaming_sink, (1, 1, 1024, 1024), True, True, 2, True, ("basic", "union")),
     MaskCase("chunked_causal_96", _P(make_chunked_causal, 96), (1, 1, 1024, 1024), True, True, 1, True, ("basic", "floordiv")),
@@ -970,6 +985,7 @@ EXPECTED: dict[str, tuple[int | None, str | None]] = {
     "full": (0, None),
     "sliding_window_100": (1, None),
     "bottom_right_causal": (1, None),
+    "bottom_right_window_256": (1, None),
     "prefix_lm_77": (1, None),
     "streaming_sink": (2, None),
     "chunked_causal_96": (1, None),

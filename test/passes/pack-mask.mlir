@@ -270,3 +270,28 @@ mask.func @document_gather {
 
 // ONE-LABEL: mask.func @document_gather window unpacked "`doc_ids[kv + lane]` is a per-lane gather:
 
+
+// A difference that wraps in i32 (s - (kv + L), s = q + 768 itself wrapping):
+// lane-affine splits `d <= 100` at the wrap, fold-intervals keeps both runs
+// (the second only reachable where s - kv - L < -2^31); with one run allowed
+// it stays per-lane and says so.
+mask.func @wrapping_difference {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %c768 = arith.constant 768 : i32
+  %c100 = arith.constant 100 : i32
+  %s = arith.addi %q, %c768 : i32
+  %d = arith.subi %s, %kv : i32
+  %le = arith.cmpi sle, %d, %c100 : i32
+  mask.yield %le : i1
+}
+
+// CHECK-LABEL: mask.func @wrapping_difference window {
+// CHECK:         %[[R0:.*]] = interval.range %{{.*}}, %{{.*}} : i32
+// CHECK:         %[[R1:.*]] = interval.range %{{.*}}, %{{.*}} : i32
+// CHECK-NEXT:    %[[U:.*]] = interval.union %[[R0]], %[[R1]]
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[U]] : i32
+// CHECK-NEXT:    mask.yield %[[KEEP]] : i32
+
+// ONE-LABEL: mask.func @wrapping_difference window unpacked "2 ranges exceed max-intervals=1
+// ONE-NOT:     interval.
+// ONE:         mask.yield %{{.*}} : i1

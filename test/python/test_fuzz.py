@@ -199,9 +199,16 @@ def _i64_floordiv_neg1(b, h, q_idx, kv_idx):
     return q_idx >= _SMALL64[0] // -1
 
 
+def _wrapped_sum_vs_negation(b, h, q_idx, kv_idx):
+    # kv + L + 2 wraps at the top: lane-affine's wrapped branch has the
+    # constant 2 - 2^32, which fold-intervals must not emit as an i32 constant
+    return (kv_idx + 2) < (q_idx // (-1))
+
+
 @pytest.mark.parametrize(
     "name,fn,packs",
-    [("fold-const", _fold_floordiv, True), ("fold-const", _fold_fmod, True), ("fold-const", _fold_shr, None),
+    [("wrapped-sum-i32-const", _wrapped_sum_vs_negation, True),
+     ("fold-const", _fold_floordiv, True), ("fold-const", _fold_fmod, True), ("fold-const", _fold_shr, None),
      ("i64-wrap", _i64_wrap, False), ("shl-overflow", _shl_overflow, True),
      ("i64-floordiv-neg1", _i64_floordiv_neg1, None), ("fmod-neg1", _fmod_neg1, True),
      ("i64-divcmp-const", _i64_divcmp_const, True), ("i64-cmp-offset", _i64_cmp_offset, True)],

@@ -253,6 +253,50 @@ def test_offset_causal_at_the_int32_wrap(offset, strict):
     assert torch.equal(words, corpus.reference_words(offset_causal, z, z, q, kv))
 
 
+def _bottom_right_window(b, h, q_idx, kv_idx):
+    s = q_idx + 768
+    return (s >= kv_idx) & (s - kv_idx <= 100)
+
+
+def _bottom_right_window_d(b, h, q_idx, kv_idx):
+    d = q_idx - kv_idx + 768
+    return (d >= 0) & (d <= 100)
+
+
+def _tripled_q(b, h, q_idx, kv_idx):
+    return (q_idx * 3 - kv_idx) < 1000
+
+
+def _top_wrap(b, h, q_idx, kv_idx):
+    return (kv_idx + 2**30) + 2**30 > q_idx
+
+
+def _negative_wrap(b, h, q_idx, kv_idx):
+    return (kv_idx - q_idx - (2**31 - 5)) < -3
+
+
+@pytest.mark.parametrize(
+    "fn,consts",
+    [(_bottom_right_window, (768, 100)), (_bottom_right_window_d, (768, 668, 100)),
+     (_tripled_q, (1000, 2**31 // 3)), (_top_wrap, (2**30,)), (_negative_wrap, (2**31 - 5, 3))],
+)
+def test_wrapping_comparisons_pack_exactly(fn, consts):
+    """A comparison of an int32 value that wraps like torch's (a sum or
+    difference with kv_idx): lane-affine splits it at the wrap, so it packs,
+    and the words equal eager torch on every lane alignment, where q + c or
+    q - kv + c wraps, and at the ends of kv's range."""
+    import maskopt
+    from maskopt.tools import fuzz
+
+    result = maskopt.compile_mask(fn)
+    assert result.packed, result.reason
+    b, h, q, kv = fuzz.box_points((1, 1, 256, 512), consts=consts)
+    words = cute_emulator.load_module(result.cute_source).keep_words(b, h, q, kv)
+    ref = corpus.reference_words(fn, b, h, q, kv)
+    bad = (words != ref).nonzero().flatten()
+    assert bad.numel() == 0, (int(q[bad[0]]), int(kv[bad[0]]), hex(int(words[bad[0]])), hex(int(ref[bad[0]])))
+
+
 def test_sub_alpha_is_honoured():
     """aten.sub with alpha=2 is q - 2 * kv (not packed: 2 * kv may wrap; still exact)."""
     import maskopt
