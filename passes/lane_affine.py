@@ -13,6 +13,11 @@ For every `mask.func` that is not windowed yet:
    lane-uniform part (k a constant), `%u` materialized with arith ops that provably do not
    overflow (in i32 when value ranges allow, else in i64; otherwise the
    comparison is left alone).
+   A comparison one of whose operands wraps (an i32 `q - kv + 768`, exact
+   linear form E wrapped to w bits, `LinearForms.modular`) is, where the
+   ranges allow only k in {-1, 0, 1}, the OR over k of `E + k * 2^w` in
+   [-2^(w-1), 2^(w-1)) and `E + k * 2^w <pred> R`: a lane_cmp each, lane
+   coefficient +-1 only (`wrapped_compare`).
 3. A comparison of a floor division by a positive constant with a lane-
    uniform value, `(A // B) <pred> W`, is the comparison of A with the block
    bounds `W * B` and `W * B + B - 1` (so `q // B == kv // B` becomes the two
