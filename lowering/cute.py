@@ -914,7 +914,8 @@ class _FunctionPrinter:
         `("max" | "min", a, b)` of two tops; `y >= 0`; `d` is the non-wrapping
         i32 value `x - y` when `hi` is one such difference.
         Recognized: `x - y`, `c - y`, `32 - max(c - (x - y), 0)` and
-        `32 - max((y - x) + c, 0)` (fold-intervals' causal upper bounds), and
+        `32 - max((y - x) + c, 0)`, `32 - (c - min(x - y, c))` (fold-intervals'
+        causal upper bounds), and
         `max`/`min` of recognized bounds with the same `y` (min and max
         commute with `- y` and with the clip at 32); every op non-wrapping,
         so the identities hold on all of the domain.
@@ -962,6 +963,16 @@ class _FunctionPrinter:
             return None
         if c != LANES and nonneg_var(o.rhs):
             return ("x", None, c), o.rhs, None  # c - y (32 - y: one shr is cheaper)
+        if c == LANES and isinstance(m, arith.SubiOp) and not ranges.may_wrap(m):
+            # 32 - (c2 - min(x - y, c2)) is 32 - max(c2 - (x - y), 0)
+            c2 = const_evaluate_operand(m.lhs)
+            mn = m.rhs.owner
+            xc = _const_operand(mn) if isinstance(mn, arith.MinSIOp) else None
+            if c2 is not None and xc is not None and xc[1] == c2 and LANES - c2 >= 0:
+                d = diff(xc[0])
+                if d is not None:
+                    return ("x", d[0], LANES - c2), d[1], xc[0]
+            return None
         if c != LANES or not isinstance(m, arith.MaxSIOp):
             return None
         if const_evaluate_operand(m.rhs) == 0:
@@ -1048,6 +1059,8 @@ class _FunctionPrinter:
         if has_lo:
             start = self.lower_start(op.lo, y)
             wide = None if start is not None else self.wide_lower_start(op.lo, y)
+            if start is None and wide is None:
+                wide = self.guarded_lower_start(op.lo, y)
             if start is not None:
                 # base = max(X, y) first, the position base - y from it
                 base_i = self.bind("base", start)
@@ -1157,6 +1170,43 @@ class _FunctionPrinter:
         if c:
             xs = f"({xs} - cutlass.Int32({c}))"
         return f"max({xs}, {self.expr(y)})"
+
+    def guarded_lower_start(self, lo: SSAValue, y: SSAValue) -> str | None:
+        """
+        `lower_start` for fold-intervals' lower bound `min(X - y, c) + k`
+        (k >= 0, c + k >= 32: the min only keeps X - y + k from overflowing
+        where the bound is past bit 31 anyway; X, y >= 0): the Uint32
+        `max(Uint32(X) + k, Uint32(y))`, exact because X + k < 2^32. Where
+        the min applies, base - y is at least 32 as the clipped bound is, so
+        bmsk gives 0 there too.
+        """
+        ranges = self.ranges
+        o = lo.owner
+        if not isinstance(o, arith.AddiOp) or ranges.may_wrap(o):
+            return None
+        for m, kv in ((o.lhs, o.rhs), (o.rhs, o.lhs)):
+            k = const_evaluate_operand(kv)
+            if k is not None:
+                break
+        else:
+            return None
+        mn = m.owner
+        xc = _const_operand(mn) if isinstance(mn, arith.MinSIOp) else None
+        if k < 0 or xc is None or xc[1] + k < LANES:
+            return None
+        d = xc[0].owner
+        if not isinstance(d, arith.SubiOp) or d.rhs is not y or ranges.may_wrap(d):
+            return None
+        x = d.lhs
+        xr, yr = ranges.of(x), ranges.of(y)
+        if x.type != i32 or y.type != i32 or xr.lo < 0 or yr.lo < 0 or xr.hi + k > 2**32 - 1:
+            return None
+        if const_evaluate_operand(x) is not None:
+            return None
+        xs = f"cutlass.Uint32({self.expr(x)})"
+        if k:
+            xs = f"({xs} + cutlass.Uint32({k}))"
+        return f"max({xs}, cutlass.Uint32({self.expr(y)}))"
 
     def wide_lower_start(self, lo: SSAValue, y: SSAValue) -> str | None:
         """

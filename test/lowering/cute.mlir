@@ -506,3 +506,32 @@ mask.func @bottom_right_causal {
 // CHECK-NEXT:     {{[a-z_0-9]+}} = bmsk_u32(cutlass.Uint32(0), cutlass.Uint32(((cutlass.Int64(max([[S]], yk)) - cutlass.Int64(kv)) + cutlass.Int64(1))))
 // CHECK-NEXT:     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
 // CHECK-NEXT:     packed[0] =
+
+// -----
+
+// Bottom-right sliding window, d = q - kv + 768 in [0, 256] with the i32 d
+// wrapping like torch's: lane-affine splits the comparisons at the wrap and
+// fold-intervals finds the wrapped branch empty, leaving the run
+// [min(q - kv, -480) + 512, 32 - (-737 - min(q - kv, -737))). Both guards only
+// keep the i32 bounds from overflowing where they clip, so the run starts at
+// the Uint32 max(q + 512, kv) and ends at q + 769, both exact in Uint32.
+mask.func @bottom_right_window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %c768 = arith.constant 768 : i32
+  %c0 = arith.constant 0 : i32
+  %c256 = arith.constant 256 : i32
+  %qk = arith.subi %q, %kv : i32
+  %d = arith.addi %qk, %c768 : i32
+  %ge = arith.cmpi sge, %d, %c0 : i32
+  %le = arith.cmpi sle, %d, %c256 : i32
+  %r = arith.andi %ge, %le : i1
+  mask.yield %r : i1
+}
+
+// CHECK:      """maskopt: mask.func @bottom_right_window, packed keep word."""
+// CHECK-NEXT:     q = q_idx[0]
+// CHECK-NEXT:     kv = kv_idx[0]
+// CHECK-NEXT:     base = max((cutlass.Uint32(q) + cutlass.Uint32(512)), cutlass.Uint32(kv))
+// CHECK-NEXT:     lo = (base - cutlass.Uint32(kv))
+// CHECK-NEXT:     v = bmsk_u32(lo, (max((cutlass.Uint32(q) + cutlass.Uint32(769)), base) - base))
+// CHECK-NEXT:     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
