@@ -333,7 +333,7 @@ class _Rewriter:
         (e, w), (r, _) = ml, mr
         lane = forms.lane
         c = e.coeff(lane) if lane is not None else 0
-        if c not in (1, -1):
+        if c not in (1, -1) or (e - r).coeff(lane) not in (1, 0, -1):
             return None  # only unit lane coefficients fold to runs: keep the cheaper per-lane op
         er = forms.uniform_range(e.without(lane))
         er = er + Range(0, LANES - 1).scale(c)
@@ -341,7 +341,6 @@ class _Rewriter:
         ks = [k for k in range(-2, 3) if er.lo + k * period <= half - 1 and er.hi + k * period >= -half]
         if not ks or any(abs(k) > 1 for k in ks):
             return None
-        ops: list[Operation] = []
         branches: list[SSAValue] = []
         for k in ks:
             shifted = e + Affine((), k * period)
@@ -358,7 +357,6 @@ class _Rewriter:
                     return None  # the ops inserted so far are dead: the pass's DCE erases them
                 if conj is not None:
                     a = arith.AndIOp(conj, v)
-                    ops.append(a)
                     Rewriter.insert_op(a, InsertPoint.before(op))
                     v = a.result
                 conj = v

@@ -781,3 +781,20 @@ mask.func @wrapping_difference {
 // CHECK-NEXT:    %[[B1:.*]] = arith.andi %[[IN1]], %[[LE1]] : i1
 // CHECK-NEXT:    %[[LE:.*]] = arith.ori %[[B0]], %[[B1]] : i1
 // CHECK-NEXT:    mask.yield %[[LE]] : i1
+
+// ... but not when the comparison itself would get lane coefficient 2
+// (d = s - (kv + L) against kv + L): fold-intervals could not fold its
+// branches, so the single per-lane comparison stays.
+mask.func @wrapping_against_kv {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %c768 = arith.constant 768 : i32
+  %s = arith.addi %q, %c768 : i32
+  %d = arith.subi %s, %kv : i32
+  %lt = arith.cmpi slt, %d, %kv : i32
+  mask.yield %lt : i1
+}
+
+// CHECK-LABEL: mask.func @wrapping_against_kv window {
+// CHECK:         %[[D:.*]] = arith.subi %{{.*}}, %[[KVL:.*]] : i32
+// CHECK-NEXT:    %[[LT:.*]] = arith.cmpi slt, %[[D]], %[[KVL]] : i32
+// CHECK-NEXT:    mask.yield %[[LT]] : i1
