@@ -69,6 +69,7 @@ FA4_MASKS = (
     "prefix_lm_77",
     "chunked_causal_96",
     "doc_start_causal_i32",
+    "bottom_right_window_256",
 )
 
 
