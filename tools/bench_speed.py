@@ -195,6 +195,44 @@ def bench_stages(names: list[str], repeat: int) -> dict:
     return {"masks": out, "repeat": repeat}
 
 
+def bench_xdsl_floor(n: int = 2000) -> dict[str, float]:
+    """xDSL's own per-op costs in this process (CPU us, median of 5 batches of
+    `n`): building an `arith.addi` and an `arith.constant`, and verifying one
+    op of a small function (the generic IRDL verifier)."""
+    from xdsl.dialects import arith, builtin
+    from xdsl.dialects.builtin import ModuleOp
+
+    from maskopt.lowering.fx_import import import_graph
+    from maskopt.lowering.trace import trace_mask_mod
+    from maskopt.passes.pipeline import pack_mask_passes
+    from maskopt.tools.api import gc_paused, make_context
+    from maskopt.tools.corpus import get_case
+
+    c = arith.ConstantOp.from_int_and_width(5, 32)
+
+    def per_call(fn, count):
+        times = []
+        for _ in range(5):
+            with gc_paused():  # as in compile_mask
+                t = time.process_time()
+                for _ in range(count):
+                    fn()
+                times.append((time.process_time() - t) / count * 1e6)
+        return statistics.median(times)
+
+    module = ModuleOp([import_graph(trace_mask_mod(get_case("sliding_window_100").make()).graph_module, "f")])
+    ctx = make_context()
+    for p in pack_mask_passes():
+        p.apply(ctx, module)
+    n_ops = sum(1 for _ in module.walk())
+    return {
+        "build arith.addi": per_call(lambda: arith.AddiOp(c.result, c.result), n),
+        "build arith.constant": per_call(lambda: arith.ConstantOp.from_int_and_width(7, 32), n),
+        "verify, per op": per_call(module.verify, n // 20) / n_ops,
+        "IntegerAttr": per_call(lambda: builtin.IntegerAttr(7, builtin.i32), n),
+    }
+
+
 def print_stages(result: dict) -> None:
     masks = result["masks"]
     names = list(masks)
@@ -213,6 +251,8 @@ def print_stages(result: dict) -> None:
     print("| **total** | " + " | ".join(f"**{t:.3f}**" for t in totals) + " |")
     print("| ops after pack-mask | " + " | ".join(str(masks[n]["ops"]) for n in names) + " |")
     print()
+    floor = bench_xdsl_floor()
+    print("xDSL's own costs in this process (us): " + ", ".join(f"{k} {v:.1f}" for k, v in floor.items()) + ".\n")
 
 
 # --------------------------------------------------------------------------

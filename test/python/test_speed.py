@@ -318,3 +318,4 @@ def test_stage_breakdown_runs_compile_masks_path():
     finally:
         sys.stdout = saved
     assert "| **total** |" in out.getvalue()
+    assert "xDSL's own costs in this process (us): build arith.addi" in out.getvalue()
