@@ -285,8 +285,9 @@ def sat_u32(x, *, loc=None, ip=None):
 INLINE_HELPERS = {**NEG_HELPERS, "sat_u32": SAT_U32_HELPER}
 
 
-def _const_operand(op: arith.MinSIOp | arith.MaxSIOp) -> tuple[SSAValue, int] | None:
-    """`(x, k)` for `min`/`max` of a non-constant `x` and a constant `k`."""
+def _const_operand(op: Operation) -> tuple[SSAValue, int] | None:
+    """`(x, k)` for a commutative two-operand op (`min`, `max`, `+`) of a
+    non-constant `x` and a constant `k`, in either order."""
     for x, c in ((op.lhs, op.rhs), (op.rhs, op.lhs)):
         k = const_evaluate_operand(c)
         if k is not None and const_evaluate_operand(x) is None:
@@ -956,10 +957,9 @@ class _FunctionPrinter:
             return None
         m = o.rhs.owner
         if isinstance(m, arith.AddiOp) and not ranges.may_wrap(m):
-            for n, cv in ((m.lhs, m.rhs), (m.rhs, m.lhs)):
-                c2 = const_evaluate_operand(cv)
-                if c2 is not None and c - c2 >= 0 and nonneg_var(n):
-                    return ("x", None, c - c2), n, None  # c - (y + c2)
+            nc = _const_operand(m)
+            if nc is not None and c - nc[1] >= 0 and nonneg_var(nc[0]):
+                return ("x", None, c - nc[1]), nc[0], None  # c - (y + c2)
             return None
         if c != LANES and nonneg_var(o.rhs):
             return ("x", None, c), o.rhs, None  # c - y (32 - y: one shr is cheaper)
@@ -990,11 +990,10 @@ class _FunctionPrinter:
             if d is not None and LANES - c >= 0:
                 return ("x", d[0], LANES - c), d[1], bo.rhs  # 32 - max(c - (x - y), 0)
             return None
-        for n, cv in ((bo.lhs, bo.rhs), (bo.rhs, bo.lhs)):
-            c = const_evaluate_operand(cv)
-            d = None if c is None else diff(n)
-            if d is not None and LANES - c >= 0:
-                return ("x", d[1], LANES - c), d[0], None  # 32 - max((y - x) + c, 0)
+        nc = _const_operand(bo)
+        d = None if nc is None else diff(nc[0])
+        if d is not None and LANES - nc[1] >= 0:
+            return ("x", d[1], LANES - nc[1]), d[0], None  # 32 - max((y - x) + c, 0)
         return None
 
     def affine_bmsk_word(self, op: interval.RangeOp, has_lo: bool) -> str | None:
@@ -1097,12 +1096,8 @@ class _FunctionPrinter:
         ranges = self.ranges
         k, v = 0, hi
         o = v.owner
-        if isinstance(o, arith.AddiOp) and not ranges.may_wrap(o):
-            for x, c in ((o.lhs, o.rhs), (o.rhs, o.lhs)):
-                kc = const_evaluate_operand(c)
-                if kc is not None:
-                    k, v = kc, x
-                    break
+        if isinstance(o, arith.AddiOp) and not ranges.may_wrap(o) and (xk := _const_operand(o)):
+            v, k = xk
         o = v.owner
         if isinstance(o, arith.MinSIOp):
             xc = _const_operand(o)
@@ -1182,14 +1177,10 @@ class _FunctionPrinter:
         """
         ranges = self.ranges
         o = lo.owner
-        if not isinstance(o, arith.AddiOp) or ranges.may_wrap(o):
+        mk = _const_operand(o) if isinstance(o, arith.AddiOp) and not ranges.may_wrap(o) else None
+        if mk is None:
             return None
-        for m, kv in ((o.lhs, o.rhs), (o.rhs, o.lhs)):
-            k = const_evaluate_operand(kv)
-            if k is not None:
-                break
-        else:
-            return None
+        m, k = mk
         mn = m.owner
         xc = _const_operand(mn) if isinstance(mn, arith.MinSIOp) else None
         if k < 0 or xc is None or xc[1] + k < LANES:
