@@ -682,6 +682,13 @@ class _FunctionPrinter:
         if isinstance(o, arith.ExtSIOp) and o.input.type == i32:
             return self.expr(o.input)
         if isinstance(o, (arith.AddiOp, arith.SubiOp)) and not self.ranges.may_wrap(o):
+            if isinstance(o, arith.SubiOp) and self.ranges.of(o.lhs) == Range(0, 0):
+                # `0 - x` would be a bare negation (PTXAS_NEGATION): only a
+                # negation pushed into an i32 `x` is an Int32 expression here.
+                x = o.rhs.owner
+                if isinstance(x, arith.ExtSIOp) and x.input.type == i32:
+                    return self.pushed_negation(x.input)
+                return None
             a, b = self.narrow_i32(o.lhs, depth + 1), self.narrow_i32(o.rhs, depth + 1)
             if a is not None and b is not None:
                 return f"({a} {_BINARY[type(o)]} {b})"
@@ -1566,3 +1573,36 @@ class CuteTarget(Target):
 
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
         print_cute_module(module, output)
+
+
+def print_keep_mask_exprs(module: ModuleOp, output: IO[str]) -> None:
+    """Print, for every mask.func of `module`, its self-contained keep-mask
+    expressions (`keep_mask_exprs`, what the inductor drop-in hands torch's
+    FLASH template), one per line, or the reason it has none."""
+    funcs = _functions(module)
+    if not funcs:
+        raise CuteEmitError("the module has no mask.func to print")
+    for func in funcs:
+        name = func.sym_name.data
+        if not func.is_packed:
+            print(f"# mask.func @{name}: not packed (per-lane), no self-contained expressions", file=output)
+            continue
+        try:
+            exprs = keep_mask_exprs(func)
+        except CuteEmitError as e:
+            print(f"# mask.func @{name}: no self-contained expressions: {_comment(str(e))}", file=output)
+            continue
+        print(f"# mask.func @{name}: {len(exprs)} self-contained keep-mask expressions, ORed", file=output)
+        for e in exprs:
+            print(e, file=output)
+
+
+@dataclass(frozen=True)
+class CuteExprsTarget(Target):
+    """`-t cute-exprs`: the self-contained CuTe keep-mask expressions of every
+    packed function, one per line (see `keep_mask_exprs`)."""
+
+    name = "cute-exprs"
+
+    def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
+        print_keep_mask_exprs(module, output)

@@ -159,7 +159,12 @@ def get_all_targets():
 
         return CuteTarget
 
-    return {"mlir": get_mlir, "cute": get_cute} | _REGISTERED_TARGETS
+    def get_cute_exprs():
+        from maskopt.lowering.cute import CuteExprsTarget
+
+        return CuteExprsTarget
+
+    return {"mlir": get_mlir, "cute": get_cute, "cute-exprs": get_cute_exprs} | _REGISTERED_TARGETS
 
 
 PLUGIN_GROUP = "maskopt.plugins"
@@ -352,8 +357,9 @@ class MaskOptMain(xDSLOptMain):
         _help = {
             "input_file": "the input: a .mlir file (default: stdin) or a Python file "
             "FILE.py:FUNCTION (FUNCTION defaults to mask_mod), traced like inductor",
-            "target": "output: mlir (IR, the default) or cute (the CuTe DSL Python "
-            "module FA4 imports)",
+            "target": "output: mlir (IR, the default), cute (the CuTe DSL Python "
+            "module FA4 imports) or cute-exprs (the self-contained keep-mask "
+            "expressions the inductor drop-in hands torch's FLASH template)",
             "passes": "the pass pipeline, e.g. 'pack-mask' or "
             "'lane-affine,fold-intervals{max-intervals=4}' (default: none for .mlir, "
             "pack-mask for .py). Passes: " + ", ".join(self.available_passes),

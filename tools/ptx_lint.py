@@ -28,6 +28,11 @@ from `(q - kv) - q`.
     python -m maskopt.tools.ptx_lint FILE.ptx ...     # exit 1 when a hazard is found
     python -m maskopt.tools.ptx_lint --corpus         # compile the corpus (sm_100a), lint it
     python -m maskopt.tools.ptx_lint --fuzz 300 --seed 7   # the same for fuzzer masks
+    python -m maskopt.tools.ptx_lint --corpus --dropin     # also the inductor drop-in's kernels
+
+The drop-in's kernels are its keep-mask expressions rendered through torch's
+FLASH template (`maskopt.tools.flash_template`): the PTX that inductor would
+run, linted by the same rule as the modules.
 """
 
 from __future__ import annotations
@@ -146,20 +151,35 @@ def lint_sources(
     return hazards, errors
 
 
-def _corpus_sources():
+def _dropin(fn, names, sources, specs, label):
+    """Append the drop-in's rendering of `fn` (torch's FLASH template around
+    its keep-mask expressions), where it packs it."""
+    from maskopt.tools.flash_template import dropin_module
+
+    d = dropin_module(fn)
+    if d is not None:
+        names.append(f"{label} [drop-in]")
+        sources.append(d.source)
+        specs.append([(t.dtype, tuple(t.shape)) for t in d.aux_tensors])
+
+
+def _corpus_sources(*, module: bool = True, dropin: bool = False):
     import maskopt
     from maskopt.tools import corpus
 
     names, sources, specs = [], [], []
     for case in corpus.CORPUS:
-        r = maskopt.compile_mask(case.make(), name=case.name)
-        names.append(case.name)
-        sources.append(r.cute_source)
-        specs.append([(t.dtype, tuple(t.shape)) for t in r.aux_tensors])
+        if module:
+            r = maskopt.compile_mask(case.make(), name=case.name)
+            names.append(case.name)
+            sources.append(r.cute_source)
+            specs.append([(t.dtype, tuple(t.shape)) for t in r.aux_tensors])
+        if dropin:
+            _dropin(case.make(), names, sources, specs, case.name)
     return names, sources, specs
 
 
-def _fuzz_sources(n: int, seed: int):
+def _fuzz_sources(n: int, seed: int, *, module: bool = True, dropin: bool = False):
     import maskopt
     from maskopt.tools import fuzz
 
@@ -171,9 +191,13 @@ def _fuzz_sources(n: int, seed: int):
         except Exception:  # noqa: BLE001 - rejected masks have no module to lint
             skipped += 1
             continue
-        names.append(f"fuzz[{seed}:{i}]{' packed' if r.packed else ''}")
-        sources.append(r.cute_source)
-        specs.append([(t.dtype, tuple(t.shape)) for t in r.aux_tensors])
+        label = f"fuzz[{seed}:{i}]{' packed' if r.packed else ''}"
+        if module:
+            names.append(label)
+            sources.append(r.cute_source)
+            specs.append([(t.dtype, tuple(t.shape)) for t in r.aux_tensors])
+        if dropin and r.packed:
+            _dropin(m.mask_mod, names, sources, specs, label)
     return names, sources, specs, skipped
 
 
@@ -188,6 +212,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--corpus", action="store_true", help="compile and lint the example corpus")
     ap.add_argument("--fuzz", type=int, default=0, metavar="N", help="compile and lint N fuzzer masks")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument(
+        "--dropin",
+        action="store_true",
+        help="also lint the inductor drop-in's kernels (its keep-mask expressions in torch's FLASH template)",
+    )
+    ap.add_argument("--dropin-only", action="store_true", help="lint only the drop-in's kernels")
     ap.add_argument("--arch", default="sm_100a")
     args = ap.parse_args(argv)
     if not (args.ptx or args.corpus or args.fuzz):
@@ -199,10 +229,11 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{path}: {h}")
                 found += 1
     batches = []
+    which = {"module": not args.dropin_only, "dropin": args.dropin or args.dropin_only}
     if args.corpus:
-        batches.append(("corpus", *_corpus_sources(), 0))
+        batches.append(("corpus", *_corpus_sources(**which), 0))
     if args.fuzz:
-        batches.append((f"fuzz seed {args.seed}", *_fuzz_sources(args.fuzz, args.seed)))
+        batches.append((f"fuzz seed {args.seed}", *_fuzz_sources(args.fuzz, args.seed, **which)))
     for label, names, sources, specs, skipped in batches:
         hazards, errors = lint_sources(names, sources, specs, arch=args.arch)
         for name, hs in hazards.items():
@@ -211,8 +242,10 @@ def main(argv: list[str] | None = None) -> int:
         for name, e in errors.items():
             print(f"{name}: compile error: {e}")
         packed = sum(n.endswith("packed") for n in names) if label != "corpus" else None
+        dropins = sum(n.endswith("[drop-in]") for n in names)
         print(
             f"{label}: {len(names)} modules compiled for {args.arch}"
+            + (f" ({dropins} of them drop-in kernels)" if dropins else "")
             + (f" ({packed} packed, {skipped} masks rejected before emission)" if packed is not None else "")
             + f", {sum(map(len, hazards.values()))} hazards in {len(hazards)} modules,"
             f" {len(errors)} compile errors"

@@ -12,8 +12,6 @@ real mask graph, and inductor's own template renders maskopt's expressions.
 
 from __future__ import annotations
 
-import os
-import textwrap
 from unittest import mock
 
 import pytest
@@ -25,54 +23,11 @@ from maskopt import inductor as mi
 from maskopt.lowering import cute_emulator
 from maskopt.lowering.trace import trace_mask_mod
 from maskopt.tools import corpus
+from maskopt.tools.flash_template import extract_mask_mod, template_mask_mod
 
 aten = torch.ops.aten
 
-# Template rendering -------------------------------------------------------------
-
-
-def template_mask_mod(elements, n_tensor_buffers: int) -> str:
-    """The mask_mod that torch's flash_attention.py.jinja prints for `elements`,
-    as a module the emulator (or the CuTe DSL) can load."""
-    import jinja2
-    import torch._inductor.kernel.flex as flex
-
-    path = os.path.join(os.path.dirname(flex.__file__), "templates", "flash_attention.py.jinja")
-    with open(path) as f:
-        template = jinja2.Environment(undefined=jinja2.StrictUndefined).from_string(f.read())
-    tensor_names = [f"aux_tensors[{i}]" for i in range(n_tensor_buffers)]
-    rendered = template.render(
-        def_kernel=lambda *names: "def kernel():",
-        unpack_buffers=lambda *a, **k: "",
-        add_tensor_inputs=lambda buffers: tensor_names,
-        modification=lambda **k: "",
-        set_cute_hash=lambda *a: "",
-        get_output=lambda: "None",
-        get_tensor_buffers=lambda: [],
-        NEEDS_BLOCK_MASK=True,
-        HAS_SCORE_MOD=False,
-        MASK_MOD_PACKED_INTERVALS=elements,
-        MASK_MOD_OTHER_BUFFERS=[],
-        MASK_MOD_VEC_SIZE=32,
-        SCORE_MOD_VEC_SIZE=None,
-        SM_SCALE=1.0,
-        SPARSE_Q_BLOCK_SIZE=128,
-        SPARSE_KV_BLOCK_SIZE=128,
-    )
-    return extract_mask_mod(rendered)
-
-
-def extract_mask_mod(kernel_source: str) -> str:
-    """The `@cute.jit def mask_mod` block of a rendered FLASH kernel, as a module."""
-    lines = kernel_source.splitlines()
-    start = next(i for i, ln in enumerate(lines) if ln.strip().startswith("def mask_mod("))
-    assert lines[start - 1].strip() == "@cute.jit"
-    end = next(i for i, ln in enumerate(lines) if ln.strip().startswith("mask_mod.__vec_size__"))
-    body = textwrap.dedent("\n".join(lines[start - 1 : end + 1]))
-    return (
-        "import cutlass\nimport cutlass.cute as cute\n"
-        "import flash_attn.cute.utils as utils\n\n" + body + "\n"
-    )
+# Template rendering (maskopt.tools.flash_template) -----------------------------
 
 
 def dropin_words(elements, n_tensor_buffers, b, h, q, kv, aux_tensors=()):

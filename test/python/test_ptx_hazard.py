@@ -9,6 +9,7 @@ the code the printer used to emit."""
 
 import itertools
 import re
+from pathlib import Path
 
 import pytest
 import torch
@@ -192,3 +193,79 @@ def test_gpu_repro_uses_the_emitted_helper_and_lints_as_expected(tmp_path):
     hazards = negation_into_minmax(ptx.read_text())
     assert sorted(h.use.split()[0] for h in hazards) == ["max.s32", "min.s32"]
     assert len({h.negation for h in hazards}) == 1  # both from the one plain `0 - x`
+
+
+# The inductor drop-in: its keep-mask expressions rendered through torch's
+# FLASH template (maskopt.tools.flash_template), linted like the modules.
+
+def _doc_tables_mask():
+    """A fuzzed mask (issue 20) whose drop-in kernel an H200 miscompiled: a clamp
+    of an aux load between `-kv + 479` and `-kv + 511`, printed with a bare
+    `0 - kv` (487 of 903,625 words wrong, the CPU emulation right)."""
+    g = torch.Generator().manual_seed(0)
+    docid = torch.randint(0, 8, (4096,), dtype=torch.int32, generator=g)
+    offs = torch.randint(0, 600, (16,), dtype=torch.int32, generator=g)
+    tab_b = torch.randint(-50, 600, (4,), dtype=torch.int32, generator=g)
+    tab_h = torch.randint(-50, 100, (4,), dtype=torch.int32, generator=g)
+
+    def mask_mod(b, h, q, kv):
+        return (
+            (offs[docid[q]] <= kv + (q % 100 - q // 300))
+            & (46 - kv < tab_b[b])
+            & (q // 64 == kv // 64)
+            & (((kv + 292) < offs[offs[q % 9] % 9]) | ((511 - kv) > offs[docid[q] + 1]))
+            & ((q // 16 == kv // 16) | (tab_b[b] - tab_h[h] >= kv))
+        )
+
+    return mask_mod
+
+
+_OLD_DROPIN = Path(__file__).parent / "Inputs" / "old_dropin_negation.py"
+
+
+def test_dropin_declines_the_negation_it_cannot_define():
+    """The clamped difference `0 - kv - t` has nothing to push its negation
+    into: the module calls neg_i64, and the drop-in gives no expressions
+    (inductor's per-lane path) instead of the miscompiled ones. The module's
+    words match eager torch."""
+    from maskopt.tools.flash_template import dropin_module
+
+    fn = _doc_tables_mask()
+    res = maskopt.compile_mask(fn)
+    assert res.packed and "neg_i64(" in res.cute_source
+    assert not re.search(r"cutlass\.Int(32|64)\(0\) - ", res.cute_source)
+    assert res.keep_mask_exprs == []
+    assert dropin_module(fn) is None
+    b, h, q, kv = (torch.tensor(x) for x in zip(*itertools.product(
+        [0, 3], [0, 2], [0, 63, 64, 300, 517, 4095], [0, 5, 31, 32, 460, 480, 500, 511, 4064]
+    )))
+    want = corpus.reference_words(fn, b, h, q, kv)
+    got = load_module(res.cute_source).keep_words(b, h, q, kv, aux_tensors=res.aux_tensors)
+    assert torch.equal(got, want)
+
+
+def test_lint_finds_the_hazard_in_the_old_dropin_kernel():
+    pytest.importorskip("cutlass")
+    from maskopt.tools.ptx_lint import lint_sources
+
+    old = _OLD_DROPIN.read_text()
+    assert "(cutlass.Int32(0) - kv_idx[0])" in old
+    specs = [(torch.int32, (4096,)), (torch.int32, (16,)), (torch.int32, (4,)), (torch.int32, (4,))]
+    hazards, errors = lint_sources(["old"], [old], [specs])
+    assert errors == {}
+    assert set(hazards) == {"old"}
+
+
+def test_no_dropin_kernel_of_the_corpus_has_a_negation_hazard():
+    """`python -m maskopt.tools.ptx_lint --corpus --dropin-only`: every corpus
+    mask the drop-in packs, rendered through torch's template and compiled for
+    sm_100a, has no negation that reaches a chained min/max."""
+    pytest.importorskip("cutlass")
+    from maskopt.tools.ptx_lint import _corpus_sources, lint_sources
+
+    names, sources, specs = _corpus_sources(module=False, dropin=True)
+    packed = [c.name for c in corpus.CORPUS if compiled(c.name)[2].packed and c.name != "full"]
+    assert sorted(n.removesuffix(" [drop-in]") for n in names) == sorted(packed)
+    hazards, errors = lint_sources(names, sources, specs)
+    assert errors == {}
+    assert hazards == {}

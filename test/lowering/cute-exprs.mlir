@@ -1,0 +1,62 @@
+// RUN: mask-opt %s --split-input-file -t cute-exprs | filecheck %s
+// RUN: mask-opt %s --split-input-file -t cute | filecheck %s --check-prefix=MODULE
+
+// `-t cute-exprs` prints the self-contained keep-mask expressions that the
+// inductor drop-in hands torch's FLASH template, one per run, or why a
+// function has none.
+
+// A causal upper bound: one shift, no names.
+mask.func @causal window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %c31 = arith.constant 31 : i32
+  %c0 = arith.constant 0 : i32
+  %d = arith.subi %q, %kv : i32
+  %a = arith.subi %c31, %d : i32
+  %amount = arith.maxsi %a, %c0 : i32
+  %c32 = arith.constant 32 : i32
+  %hi = arith.subi %c32, %amount : i32
+  %run = interval.range %c0, %hi : i32
+  %keep = interval.keep_word %run : i32
+  mask.yield %keep : i32
+}
+
+// CHECK-LABEL: # mask.func @causal: 1 self-contained keep-mask expressions, ORed
+// CHECK-NEXT:  utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(max((cutlass.Int32(31) - (q_idx[0] - kv_idx[0])), cutlass.Int32(0))))
+
+// -----
+
+// fold-intervals' bound of `(511 - kv) > t[q % 7]`: the i64
+// clamp(0 - kv - t, -511, -479) + 511. Its narrowed Int32 form used to print
+// `(cutlass.Int32(0) - kv_idx[0])` inside a nested min/max, the shape ptxas
+// miscompiles (PTXAS_NEGATION): wrong keep words on an H200 through the
+// drop-in. The module now negates with the neg_i64 helper; the drop-in, which
+// cannot define it, has no expressions (inductor's per-lane path).
+mask.func @negated_clamped_difference window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %t : tensor<16xi32>):
+  %c7 = arith.constant 7 : i32
+  %i = mask.floormod %q, %c7 : i32
+  %x = mask.load %t[%i] : tensor<16xi32>[i32] -> i32
+  %kv64 = arith.extsi %kv : i32 to i64
+  %x64 = arith.extsi %x : i32 to i64
+  %z = arith.constant 0 : i64
+  %nkv = arith.subi %z, %kv64 : i64
+  %d = arith.subi %nkv, %x64 : i64
+  %k1 = arith.constant -511 : i64
+  %lo = arith.maxsi %d, %k1 : i64
+  %k2 = arith.constant -479 : i64
+  %c = arith.minsi %lo, %k2 : i64
+  %c32 = arith.trunci %c : i64 to i32
+  %c511 = arith.constant 511 : i32
+  %hi = arith.addi %c32, %c511 : i32
+  %c0 = arith.constant 0 : i32
+  %run = interval.range %c0, %hi : i32
+  %keep = interval.keep_word %run : i32
+  mask.yield %keep : i32
+}
+
+// CHECK-LABEL: # mask.func @negated_clamped_difference: no self-contained expressions: a negation with nothing to push it into needs the neg_i64 helper
+// MODULE-LABEL: def neg_i64(
+// MODULE-NOT:   cutlass.Int{{32|64}}(0) -
+// MODULE:       neg_i64(
+// MODULE-NOT:   cutlass.Int{{32|64}}(0) -
+// MODULE:       return packed.load()
