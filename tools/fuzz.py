@@ -1007,6 +1007,12 @@ class FuzzOutcome:
     compile_rejected: bool = False  # ... with a clean FXImportError / MaskTraceError
     invalid: str | None = None  # eager torch itself raised: the generator made a bad mask
     cute_source: str | None = field(default=None, repr=False)
+    # The inductor drop-in (its expressions in torch's FLASH template), for packed masks:
+    dropin: bool | None = None  # whether it packs the mask (None: not checked)
+    dropin_mismatches: int = 0
+    dropin_first_mismatch: str | None = None
+    dropin_error: str | None = None  # the drop-in or its emulated kernel raised, or UB
+    bare_negation: str | None = None  # emitted text with a `0 - x` (PTXAS_NEGATION): which one
 
     @property
     def ok(self) -> bool:
@@ -1015,6 +1021,9 @@ class FuzzOutcome:
             and self.mismatches == 0
             and self.ub is None
             and self.emulator_error is None
+            and self.dropin_mismatches == 0
+            and self.dropin_error is None
+            and self.bare_negation is None
             and (self.compile_error is None or self.compile_rejected)
             and (self.packed is not False or bool(self.reason))
         )
@@ -1031,6 +1040,12 @@ class FuzzOutcome:
             return "emulator_error"
         if self.mismatches:
             return "mismatch"
+        if self.bare_negation is not None:
+            return "bare_negation"
+        if self.dropin_error is not None:
+            return "dropin_error"
+        if self.dropin_mismatches:
+            return "dropin_mismatch"
         if self.packed is False and not self.reason:
             return "no_reason"
         return "packed" if self.packed else "per_lane"
@@ -1045,22 +1060,50 @@ class FuzzOutcome:
             "emulator_error": self.emulator_error,
             "mismatch": f"{self.mismatches}/{self.n_words} words differ; first: {self.first_mismatch}",
             "no_reason": "not packed but reason is empty",
+            "bare_negation": f"the {self.bare_negation} prints a bare negation ({_PTXAS_NEGATION})",
+            "dropin_error": self.dropin_error,
+            "dropin_mismatch": f"drop-in: {self.dropin_mismatches}/{self.n_words} words differ; "
+            f"first: {self.dropin_first_mismatch}",
         }.get(k, "")
         return f"{k}: {msg} (packed={self.packed}, reason={self.reason!r})"
 
 
-def check_mask(mask_mod: Callable, points, *, max_intervals: int = 8) -> FuzzOutcome:
+_PTXAS_NEGATION = "ptxas drops a negation fused into a 3-input min/max"
+
+
+def _first_mismatch(words, ref, b, h, q, kv) -> tuple[int, str | None]:
+    bad = (words != ref).nonzero().flatten()
+    if not bad.numel():
+        return 0, None
+    i = int(bad[0])
+    return int(bad.numel()), (
+        f"b={int(b[i])} h={int(h[i])} q={int(q[i])} kv_base={int(kv[i])}: "
+        f"emitted {int(words[i]):#010x}, eager {int(ref[i]):#010x}"
+    )
+
+
+def check_mask(mask_mod: Callable, points, *, max_intervals: int = 8, dropin: bool = True) -> FuzzOutcome:
     """Compile ``mask_mod``, emulate the emitted module on ``points`` = (b, h, q, kv_base), compare.
 
     The reference is ``corpus.reference_words`` (eager, vmapped, with eager
     0-dim type promotion).  If eager torch raises, the outcome is ``invalid``
     (a generator bug, not a compiler bug).
+
+    ``dropin``: for a packed mask, also ask the inductor drop-in
+    (``maskopt.inductor.select_packed_mask_intervals``, at its own
+    max-intervals), render its elements through torch's FLASH template
+    (``maskopt.tools.flash_template``), emulate that kernel and compare it
+    too. The emulator does not model ptxas, so the module's and the kernel's
+    text must also be free of bare negations (``ptx_lint.BARE_NEGATION``, the
+    shape ptxas miscompiles; the PTX itself is linted by ``ptx_lint --fuzz N
+    --dropin`` and run on a GPU by ``tools/gpu/run_gpu_fuzz.py``).
     """
     import maskopt
     from maskopt.lowering.cute_emulator import EmulatedUB, load_module
     from maskopt.lowering.fx_import import FXImportError
     from maskopt.lowering.trace import MaskTraceError
     from maskopt.tools.corpus import reference_words
+    from maskopt.tools.ptx_lint import BARE_NEGATION
 
     b, h, q, kv = points
     out = FuzzOutcome(n_words=int(b.numel()))
@@ -1078,6 +1121,8 @@ def check_mask(mask_mod: Callable, points, *, max_intervals: int = 8) -> FuzzOut
             out.compile_error += "\n" + "".join(traceback.format_exception(e)[-6:])
         return out
     out.packed, out.reason, out.cute_source = res.packed, res.reason, res.cute_source
+    if BARE_NEGATION.search(res.cute_source):
+        out.bare_negation = "module"
     try:
         words = load_module(res.cute_source).keep_words(
             b, h, q, kv, aux_tensors=res.aux_tensors, aux_scalars=res.aux_scalars)
@@ -1087,15 +1132,31 @@ def check_mask(mask_mod: Callable, points, *, max_intervals: int = 8) -> FuzzOut
     except Exception as e:  # noqa: BLE001
         out.emulator_error = f"{type(e).__name__}: {_one_line(e)}"
         return out
-    bad = (words != ref).nonzero().flatten()
-    out.mismatches = int(bad.numel())
-    if out.mismatches:
-        i = int(bad[0])
-        out.first_mismatch = (
-            f"b={int(b[i])} h={int(h[i])} q={int(q[i])} kv_base={int(kv[i])}: "
-            f"emitted {int(words[i]):#010x}, eager {int(ref[i]):#010x}"
-        )
+    out.mismatches, out.first_mismatch = _first_mismatch(words, ref, b, h, q, kv)
+    if dropin and res.packed:
+        _check_dropin(out, mask_mod, points, ref)
     return out
+
+
+def _check_dropin(out: FuzzOutcome, mask_mod: Callable, points, ref) -> None:
+    """The drop-in part of ``check_mask``: fills ``out.dropin*``."""
+    from maskopt.lowering.cute_emulator import load_module
+    from maskopt.tools.flash_template import dropin_module
+    from maskopt.tools.ptx_lint import BARE_NEGATION
+
+    b, h, q, kv = points
+    try:
+        d = dropin_module(mask_mod)
+        out.dropin = d is not None
+        if d is None:
+            return
+        if BARE_NEGATION.search(d.source) and out.bare_negation is None:
+            out.bare_negation = "drop-in kernel"
+        words = load_module(d.source).keep_words(b, h, q, kv, aux_tensors=list(d.aux_tensors))
+    except Exception as e:  # noqa: BLE001 - EmulatedUB included: the kernel must not overflow
+        out.dropin_error = f"drop-in: {type(e).__name__}: {_one_line(e)}"
+        return
+    out.dropin_mismatches, out.dropin_first_mismatch = _first_mismatch(words, ref, b, h, q, kv)
 
 
 def _one_line(e: BaseException) -> str:
@@ -1235,6 +1296,7 @@ def run_campaign(n: int, seed: int, *, depth: int = 3, known_bugs: bool = False,
         o = check(m, seed=i)
         counts["masks"] += 1
         counts[o.kind] += 1
+        counts["dropin_packed"] += bool(o.dropin)
         if (i + 1) % 1000 == 0:
             print(f"... {i + 1} masks, {counts['failures']} failures, {time.time() - t0:.0f} s", file=sys.stderr)
         known = m.known_bug_cases if not o.ok else []
@@ -1256,6 +1318,8 @@ def run_campaign(n: int, seed: int, *, depth: int = 3, known_bugs: bool = False,
         f"masks {counts['masks']}  packed {counts['packed']}  per-lane {counts['per_lane']}  "
         f"mismatches {counts['mismatch']}  emulator UB {counts['ub']}  "
         f"emulator errors {counts['emulator_error']}  compile crashes {counts['compile_crash']}  "
+        f"drop-in packed {counts['dropin_packed']}  drop-in mismatches {counts['dropin_mismatch']}  "
+        f"drop-in errors {counts['dropin_error']}  bare negations {counts['bare_negation']}  "
         f"compile rejections {counts['rejected']}  no-reason {counts['no_reason']}  "
         f"invalid {counts['invalid']}",
         file=out,

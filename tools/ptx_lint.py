@@ -41,6 +41,11 @@ import re
 import sys
 from dataclasses import dataclass
 
+#: A bare negation in emitted CuTe text (`cutlass.Int32(0) - x`, `x *
+#: cutlass.Int32(-1)`): the printer never writes one (PTXAS_NEGATION). The
+#: text check is what the CPU fuzzer can do; the PTX lint below is the real one.
+BARE_NEGATION = re.compile(r"cutlass\.Int(?:32|64)\(0\) - |\* cutlass\.Int(?:32|64)\(-1\)\)")
+
 _INSTR = re.compile(r"^\s*(?:@!?%\w+\s+)?([a-z][\w.]*)\s+([^;]*);")
 
 

@@ -342,3 +342,41 @@ def test_wide_atom_clamp_accounts_for_the_lane_cmp_offset():
     o = _check(_wide_atom_far_offset, shape=(1, 2, 4, 300), raw_q=True, uses_b=True, consts=(0, 7))
     assert_exact(o, "wide atom, far offset")
     assert o.packed, o.describe()
+
+
+# ---------------------------------------------------------------- the inductor drop-in
+
+
+def _window(b, h, q_idx, kv_idx):
+    return (kv_idx <= q_idx) & (q_idx - kv_idx <= 40)
+
+
+def test_check_mask_checks_the_dropin_kernel():
+    o = _check(_window, consts=(0, 40))
+    assert o.ok and o.packed and o.dropin is True, o.describe()
+
+
+def test_check_mask_finds_a_wrong_dropin_kernel(monkeypatch):
+    """A drop-in kernel whose q has its low bit flipped is a dropin_mismatch; one that
+    prints a bare negation is a bare_negation failure (the emulator cannot see
+    the ptxas miscompile, so the text is checked)."""
+    from maskopt.tools import flash_template
+
+    real = flash_template.dropin_module
+
+    def mutated(old, new):
+        def dropin_module(fn, **kw):
+            d = real(fn, **kw)
+            assert old in d.source
+            return flash_template.DropinModule(d.source.replace(old, new), d.aux_tensors, d.elements)
+
+        return dropin_module
+
+    monkeypatch.setattr(flash_template, "dropin_module", mutated("q_idx[0]", "(q_idx[0] ^ cutlass.Int32(1))"))
+    o = _check(_window, consts=(0, 40))
+    assert o.kind == "dropin_mismatch" and o.dropin_mismatches > 0 and not o.ok
+    monkeypatch.setattr(
+        flash_template, "dropin_module", mutated("kv_idx[0]", "(cutlass.Int32(0) - (cutlass.Int32(0) - kv_idx[0]))")
+    )
+    o = _check(_window, consts=(0, 40))
+    assert o.kind == "bare_negation" and o.bare_negation == "drop-in kernel" and not o.ok
