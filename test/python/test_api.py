@@ -68,6 +68,63 @@ def test_compile_mask_unpacked_result_has_reason_and_remark():
     assert str(remark).startswith(f"{remark.location}: remark: mask.func @doc_mask_gather not packed: ")
 
 
+def _three(b, q_idx, kv_idx):
+    return q_idx >= kv_idx
+
+
+def _five(b, h, q_idx, kv_idx, window):
+    return q_idx - kv_idx <= window
+
+
+def _optional(b, q_idx=0, kv_idx=0):
+    return q_idx >= kv_idx
+
+
+def _at_least_five(b, h, q_idx, kv_idx, window, *rest):
+    return q_idx - kv_idx <= window
+
+
+def _keyword(b, h, q_idx, kv_idx, *, window):
+    return q_idx - kv_idx <= window
+
+
+@pytest.mark.parametrize(
+    ("fn", "message"),
+    [
+        (_three, "mask_mod '_three' takes 3 positional arguments, but a mask_mod needs 4 (b, h, q_idx, kv_idx)"),
+        (_five, "mask_mod '_five' takes 5 positional arguments, but a mask_mod needs 4 (b, h, q_idx, kv_idx)"),
+        (_optional, "mask_mod '_optional' takes from 1 to 3 positional arguments, but a mask_mod needs 4 (b, h, q_idx, kv_idx)"),
+        (_at_least_five, "mask_mod '_at_least_five' takes at least 5 positional arguments, but a mask_mod needs 4 (b, h, q_idx, kv_idx)"),
+        (
+            _keyword,
+            "mask_mod '_keyword' has a required keyword-only argument 'window', but a mask_mod "
+            "is called with 4 positional arguments (b, h, q_idx, kv_idx)",
+        ),
+        (lambda b, h, q: q >= 0, "mask_mod '<lambda>' takes 3 positional arguments, but a mask_mod needs 4"),
+    ],
+)
+def test_compile_mask_wrong_arity(fn, message):
+    from maskopt.lowering.trace import MaskTraceError
+
+    with pytest.raises(MaskTraceError) as e:
+        maskopt.compile_mask(fn)
+    assert str(e.value).startswith(message), str(e.value)
+    # Where: the first parameter of the def (for mask-opt's FILE:LINE:COL).
+    file, line, col = e.value.location
+    assert file == __file__
+    assert open(file).read().splitlines()[line - 1][col - 1 :].startswith("b")
+
+
+def test_compile_mask_arity_with_defaults_or_varargs_is_fine():
+    def windowed(b, h, q_idx, kv_idx, window=128):
+        return (q_idx >= kv_idx) & (q_idx - kv_idx <= window)
+
+    def star(b, h, *idx):
+        return idx[0] >= idx[1]
+
+    assert maskopt.compile_mask(windowed).packed and maskopt.compile_mask(star).packed
+
+
 def test_compile_mask_graph_module_with_aux_tensors():
     fn = corpus.get_case("doc_start_causal_i32").make()
     traced = trace_mask_mod(fn)
