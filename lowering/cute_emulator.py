@@ -82,7 +82,8 @@ Semantics modelled (checked against nvidia-cutlass-dsl 4.8.1)
   element raises ``EmulatedUB`` (no negative-index wrapping on the GPU).  The
   element type follows the dtype (int64 -> Int64, int32 -> Int32, int16 ->
   Int16, int8 -> Int8, uint8 -> Uint8, uint16 -> Uint16, uint32 -> Uint32,
-  bool -> Boolean).
+  bool -> Boolean).  Reading an ``aux_tensors[i]`` (or ``aux_scalars[i]``)
+  the caller did not give raises ``ValueError`` naming it.
 * ``cute.make_rmem_tensor(n, dtype=...)`` is a register array: stores must have
   the element type exactly (Python ints are converted, checked), reading an
   unset element raises ``EmulatedUB``; ``.load()`` gives a vector indexable
@@ -1386,24 +1387,72 @@ def _index_input(x, name: str):
     return t.detach().cpu().to(torch.int64).reshape(-1) if t.dim() else t.to(torch.int64)
 
 
-class EmulatedMaskMod:
-    """An emitted mask_mod module executed by the emulator."""
+def _plural(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
-    def __init__(self, source: str, namespace: dict, fn: Callable, transformed_source: str):
+
+class _AuxArgs(tuple):
+    """The ``aux_tensors`` / ``aux_scalars`` argument of the mask_mod: a tuple
+    whose missing entries are a ``ValueError`` naming them and the count
+    given (not a bare tuple's ``IndexError: tuple index out of range``)."""
+
+    kind: str = "aux_tensors"
+    specs: Sequence[str] = ()
+
+    def __new__(cls, items, kind: str, specs: Sequence[str] | None = None):
+        self = super().__new__(cls, items)
+        self.kind = kind
+        self.specs = tuple(specs or ())
+        return self
+
+    def __getitem__(self, i):
+        try:
+            return super().__getitem__(i)
+        except IndexError:
+            spec = f" ({self.specs[i]})" if isinstance(i, int) and 0 <= i < len(self.specs) else ""
+            noun = "aux tensor" if self.kind == "aux_tensors" else "aux scalar"
+            was = "was" if len(self) == 1 else "were"
+            raise ValueError(
+                f"the mask_mod reads {self.kind}[{i}]{spec}, but {_plural(len(self), noun)} "
+                f"{was} given (keep_words(..., {self.kind}=[...]))"
+            ) from None
+
+
+def _aux_spec(t) -> str:
+    """`torch.int32 (4,)`: how an aux tensor is named in messages."""
+    return f"{t.dtype} {tuple(t.shape)}" if hasattr(t, "dtype") and hasattr(t, "shape") else type(t).__name__
+
+
+class EmulatedMaskMod:
+    """An emitted mask_mod module executed by the emulator.
+
+    ``aux_tensors`` are the tensors ``keep_words`` reads when it is given
+    none; ``aux_specs``, one line per aux tensor the module reads (e.g.
+    ``"doc: torch.int32 (4,)"``), when known: ``keep_words`` then checks the
+    count of the tensors it is given, and its errors name them."""
+
+    def __init__(self, source: str, namespace: dict, fn: Callable, transformed_source: str,
+                 *, aux_tensors: Sequence[Any] = (), aux_specs: Sequence[str] | None = None):
         self.source = source
         self.namespace = namespace
         self.fn = fn
         self.transformed_source = transformed_source
+        self.aux_tensors = tuple(aux_tensors)
+        self.aux_specs = None if aux_specs is None else tuple(aux_specs)
         self.vec_size = getattr(fn, "__vec_size__", None)
         self.num_params = len(inspect.signature(fn).parameters)
         if self.num_params not in (6, 7):
             raise EmulatorUnsupported(
                 f"mask_mod takes {self.num_params} parameters (expected 6 or 7)")
 
-    def keep_words(self, b, h, q, kv_base, aux_tensors=(), aux_scalars=(), *,
+    def keep_words(self, b, h, q, kv_base, aux_tensors=None, aux_scalars=(), *,
                    seqlen_info=None, kv_lanes=None) -> torch.Tensor:
         """Keep words (int64 values in [0, 2**32)) of the 32 kv positions
         ``kv_base .. kv_base + 31`` for each point; bit L is lane L.
+
+        ``aux_tensors`` (None: the emulator's own ``self.aux_tensors``) are
+        read as ``aux_tensors[i]``; when ``self.aux_specs`` is known they must
+        be that many (``ValueError`` naming the missing ones otherwise).
 
         ``kv_lanes`` (an int tensor [N, 32]) replaces ``kv_base + L`` as the
         kv index of lane L (``kv_base`` may then be None): FA4 passes
@@ -1412,6 +1461,8 @@ class EmulatedMaskMod:
         if self.vec_size != 32:
             raise EmulatorUnsupported(
                 f"keep_words needs mask_mod.__vec_size__ == 32 (got {self.vec_size!r})")
+        aux_tensors = self.aux_tensors if aux_tensors is None else tuple(aux_tensors)
+        self._check_aux_count(aux_tensors)
         named = [(b, "b"), (h, "h"), (q, "q")]
         if kv_lanes is None:
             named.append((kv_base, "kv_base"))
@@ -1449,14 +1500,15 @@ class EmulatedMaskMod:
                 s = _mk(Int32, t)
                 return _Vector([s] * 32, Int32, name)
 
-            aux_tensors = () if aux_tensors is None else aux_tensors
             aux_scalars = () if aux_scalars is None else aux_scalars
             args = [vec(bt, "b_idx"), vec(ht, "h_idx"), vec(qt, "q_idx"),
                     _Vector([_mk(Int32, l) for l in lanes], Int32, "kv_idx"),
                     seqlen_info if seqlen_info is not None else _NoSeqlenInfo(),
-                    tuple(_AuxTensor(t, i) for i, t in enumerate(aux_tensors))]
+                    _AuxArgs((_AuxTensor(t, i) for i, t in enumerate(aux_tensors)),
+                             "aux_tensors", self.aux_specs)]
             if self.num_params == 7:
-                args.append(tuple(_runtime_scalar(s, n, i) for i, s in enumerate(aux_scalars)))
+                args.append(_AuxArgs((_runtime_scalar(s, n, i) for i, s in enumerate(aux_scalars)),
+                                     "aux_scalars"))
             out = self.fn(*args)
             if not isinstance(out, _Vector) or isinstance(out, _RmemTensor):
                 raise EmulatorUnsupported(
@@ -1471,7 +1523,24 @@ class EmulatedMaskMod:
         finally:
             _STATE.n, _STATE.masks = prev_n, prev_masks
 
-    def keep_bits(self, b, h, q, kv_base, aux_tensors=(), aux_scalars=(), *,
+    def _check_aux_count(self, aux_tensors: Sequence[Any]) -> None:
+        """``ValueError`` unless ``aux_tensors`` are as many as ``self.aux_specs``."""
+        specs = self.aux_specs
+        if specs is None or len(aux_tensors) == len(specs):
+            return
+        k, n = len(aux_tensors), len(specs)
+        if k < n:
+            missing = [f"aux_tensors[{i}] ({specs[i]})" for i in range(k, n)]
+            verb = "is" if len(missing) == 1 else "are"
+            raise ValueError(
+                f"the mask_mod reads {_plural(n, 'aux tensor')}, {k} given: "
+                f"{', '.join(missing)} {verb} missing")
+        raise ValueError(
+            f"the mask_mod reads {_plural(n, 'aux tensor')}"
+            + (f" ({', '.join(specs)})" if specs else "")
+            + f", {k} given")
+
+    def keep_bits(self, b, h, q, kv_base, aux_tensors=None, aux_scalars=(), *,
                   seqlen_info=None, kv_lanes=None) -> torch.Tensor:
         """``unpack_words(keep_words(...))``: a bool tensor [N, 32]."""
         return unpack_words(self.keep_words(b, h, q, kv_base, aux_tensors, aux_scalars,
@@ -1483,9 +1552,16 @@ def unpack_words(words: torch.Tensor) -> torch.Tensor:
     return ((words.to(torch.int64).unsqueeze(-1) >> torch.arange(32)) & 1).bool()
 
 
-def load_module(source: str, name: str = "mask_mod") -> EmulatedMaskMod:
+def load_module(source: str, name: str = "mask_mod", *, aux_tensors: Sequence[Any] = (),
+                aux_specs: Sequence[str] | None = None) -> EmulatedMaskMod:
     """Execute an emitted CuTe DSL module against the fake DSL modules and
-    return its ``name`` function wrapped as an :class:`EmulatedMaskMod`."""
+    return its ``name`` function wrapped as an :class:`EmulatedMaskMod`.
+
+    ``aux_tensors`` become the emulator's default aux tensors; ``aux_specs``
+    describe the aux tensors the module reads, one line each (default: those
+    of ``aux_tensors`` when given, else unknown)."""
+    if aux_specs is None and aux_tensors:
+        aux_specs = [_aux_spec(t) for t in aux_tensors]
     tree = ast.parse(source)
     tree = ast.fix_missing_locations(_Rewriter().visit(tree))
     transformed = ast.unparse(tree)
@@ -1511,4 +1587,5 @@ def load_module(source: str, name: str = "mask_mod") -> EmulatedMaskMod:
     fn = namespace.get(name)
     if not callable(fn):
         raise EmulatorUnsupported(f"module defines no function {name!r}")
-    return EmulatedMaskMod(source, namespace, fn, transformed)
+    return EmulatedMaskMod(source, namespace, fn, transformed,
+                           aux_tensors=aux_tensors, aux_specs=aux_specs)

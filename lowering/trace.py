@@ -83,7 +83,15 @@ _INTEGER_DTYPES = (
 
 
 class MaskTraceError(Exception):
-    """A mask_mod could not be traced; the message is one line naming it and the cause."""
+    """A mask_mod could not be traced; the message is one line naming it and the cause.
+
+    ``location`` is the ``(file, line, column)`` (1-based) in the user's source
+    that the error is about when no traceback gives it (the parameters of a
+    mask_mod of the wrong arity), else None."""
+
+    def __init__(self, message: str, *, location: tuple[str, int, int] | None = None):
+        super().__init__(message)
+        self.location = location
 
 
 @dataclass
@@ -219,17 +227,74 @@ def _closure_tensor_names(fn: Any, depth: int = 0, seen: set[int] | None = None)
 
 
 def _check_arity(mask_mod: Callable, name: str) -> None:
+    """A mask_mod is called with 4 positional arguments ``(b, h, q_idx,
+    kv_idx)``: raise ``MaskTraceError`` (at its parameters) if it cannot be."""
     try:
         sig = inspect.signature(mask_mod)
     except (TypeError, ValueError):
         return
     try:
         sig.bind(0, 0, 0, 0)
-    except TypeError as e:
-        raise MaskTraceError(
-            f"mask_mod {name!r}: wrong arity: a mask_mod takes (b, h, q_idx, kv_idx), "
-            f"signature is {name}{sig} ({e})"
-        ) from None
+        return
+    except TypeError:
+        pass
+    P = inspect.Parameter
+    params = list(sig.parameters.values())
+    positional = [p for p in params if p.kind in (P.POSITIONAL_ONLY, P.POSITIONAL_OR_KEYWORD)]
+    required = sum(p.default is P.empty for p in positional)
+    varargs = any(p.kind is P.VAR_POSITIONAL for p in params)
+    needs = "a mask_mod needs 4 (b, h, q_idx, kv_idx)"
+    if required <= 4 and (varargs or len(positional) >= 4):
+        keyword = [p.name for p in params if p.kind is P.KEYWORD_ONLY and p.default is P.empty]
+        what = (
+            f"has a required keyword-only argument {keyword[0]!r}"
+            if len(keyword) == 1
+            else f"has required keyword-only arguments {', '.join(map(repr, keyword))}"
+        )
+        needs = "a mask_mod is called with 4 positional arguments (b, h, q_idx, kv_idx)"
+    elif varargs:
+        what = f"takes at least {required} positional arguments"
+    elif required == len(positional):
+        what = f"takes {required} positional argument{'' if required == 1 else 's'}"
+    else:
+        what = f"takes from {required} to {len(positional)} positional arguments"
+    raise MaskTraceError(
+        f"mask_mod {name!r} {what}, but {needs}", location=_parameters_location(mask_mod)
+    )
+
+
+def _parameters_location(fn: Callable) -> tuple[str, int, int] | None:
+    """(file, line, column) of the first parameter of the ``def`` or ``lambda``
+    of ``fn`` (of the ``def`` when it has none), from its source file; None
+    when the source cannot be found."""
+    import ast
+    import linecache
+
+    fn = inspect.unwrap(getattr(fn, "__func__", fn))
+    code = getattr(fn, "__code__", None)
+    if code is None:
+        return None
+    source = "".join(linecache.getlines(code.co_filename))
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return None
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            if node.name != code.co_name:
+                continue
+            first_line = min([node.lineno] + [d.lineno for d in node.decorator_list])
+        elif isinstance(node, ast.Lambda) and code.co_name == "<lambda>":
+            first_line = node.lineno
+        else:
+            continue
+        if first_line != code.co_firstlineno:
+            continue
+        a = node.args
+        params = [*a.posonlyargs, *a.args, *([a.vararg] if a.vararg else []), *a.kwonlyargs]
+        at = params[0] if params else node
+        return code.co_filename, at.lineno, at.col_offset + 1
+    return None
 
 
 def _tensor_meta(val: torch.Tensor):

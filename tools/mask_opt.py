@@ -264,7 +264,7 @@ def import_python_mask(path: str, fn_name: str, timer: _Timer | None = None) -> 
         with timer.phase("fx-import"):
             func = import_graph(traced.graph_module, _symbol(traced.name))
     except MaskTraceError as e:
-        where = _user_frame(e.__cause__, path) or _definition(fn, path)
+        where = _user_frame(e.__cause__, path) or _location(e, path) or _definition(fn, path)
         raise MaskOptError(f"{where}{e}") from None
     except FXImportError as e:
         raise MaskOptError(str(e)) from None
@@ -711,6 +711,14 @@ def _user_frame(e: BaseException | None, path: str) -> str:
             col = f":{fr.colno + 1}" if getattr(fr, "colno", None) is not None else ""
             where = f"{path}:{fr.lineno}{col}: "
     return where
+
+
+def _location(e: BaseException, path: str) -> str:
+    """`file:line:col: ` of a `MaskTraceError`'s `location` when it is in `path`, or ''."""
+    loc = getattr(e, "location", None)
+    if loc is None or os.path.abspath(loc[0]) != os.path.abspath(path):
+        return ""
+    return f"{path}:{loc[1]}:{loc[2]}: "
 
 
 def _definition(fn: Callable, path: str) -> str:

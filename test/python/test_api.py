@@ -68,6 +68,63 @@ def test_compile_mask_unpacked_result_has_reason_and_remark():
     assert str(remark).startswith(f"{remark.location}: remark: mask.func @doc_mask_gather not packed: ")
 
 
+def _three(b, q_idx, kv_idx):
+    return q_idx >= kv_idx
+
+
+def _five(b, h, q_idx, kv_idx, window):
+    return q_idx - kv_idx <= window
+
+
+def _optional(b, q_idx=0, kv_idx=0):
+    return q_idx >= kv_idx
+
+
+def _at_least_five(b, h, q_idx, kv_idx, window, *rest):
+    return q_idx - kv_idx <= window
+
+
+def _keyword(b, h, q_idx, kv_idx, *, window):
+    return q_idx - kv_idx <= window
+
+
+@pytest.mark.parametrize(
+    ("fn", "message"),
+    [
+        (_three, "mask_mod '_three' takes 3 positional arguments, but a mask_mod needs 4 (b, h, q_idx, kv_idx)"),
+        (_five, "mask_mod '_five' takes 5 positional arguments, but a mask_mod needs 4 (b, h, q_idx, kv_idx)"),
+        (_optional, "mask_mod '_optional' takes from 1 to 3 positional arguments, but a mask_mod needs 4 (b, h, q_idx, kv_idx)"),
+        (_at_least_five, "mask_mod '_at_least_five' takes at least 5 positional arguments, but a mask_mod needs 4 (b, h, q_idx, kv_idx)"),
+        (
+            _keyword,
+            "mask_mod '_keyword' has a required keyword-only argument 'window', but a mask_mod "
+            "is called with 4 positional arguments (b, h, q_idx, kv_idx)",
+        ),
+        (lambda b, h, q: q >= 0, "mask_mod '<lambda>' takes 3 positional arguments, but a mask_mod needs 4"),
+    ],
+)
+def test_compile_mask_wrong_arity(fn, message):
+    from maskopt.lowering.trace import MaskTraceError
+
+    with pytest.raises(MaskTraceError) as e:
+        maskopt.compile_mask(fn)
+    assert str(e.value).startswith(message), str(e.value)
+    # Where: the first parameter of the def (for mask-opt's FILE:LINE:COL).
+    file, line, col = e.value.location
+    assert file == __file__
+    assert open(file).read().splitlines()[line - 1][col - 1 :].startswith("b")
+
+
+def test_compile_mask_arity_with_defaults_or_varargs_is_fine():
+    def windowed(b, h, q_idx, kv_idx, window=128):
+        return (q_idx >= kv_idx) & (q_idx - kv_idx <= window)
+
+    def star(b, h, *idx):
+        return idx[0] >= idx[1]
+
+    assert maskopt.compile_mask(windowed).packed and maskopt.compile_mask(star).packed
+
+
 def test_compile_mask_graph_module_with_aux_tensors():
     fn = corpus.get_case("doc_start_causal_i32").make()
     traced = trace_mask_mod(fn)
@@ -82,6 +139,67 @@ def test_compile_mask_graph_module_with_aux_tensors():
     assert torch.equal(words, corpus.reference_words(fn, b, h, q, kv))
     with pytest.raises(TypeError, match="aux_tensors= is for a GraphModule"):
         maskopt.compile_mask(fn, aux_tensors=traced.aux_tensors)
+
+
+def _doc_window(doc, start):
+    """A mask_mod with two aux tensors: a per-batch offset and a per-head start."""
+
+    def doc_window(b, h, q_idx, kv_idx):
+        return (kv_idx <= q_idx + doc[b]) & (kv_idx >= start[h])
+
+    return doc_window
+
+
+def _eager_words(mask_mod, points):
+    """Keep words of (b, h, q, kv_base) points: bit L = eager mask_mod(b, h, q, kv_base + L)."""
+    words = []
+    for b, h, q, kv in points:
+        idx = [torch.tensor(x, dtype=torch.int32) for x in (b, h, q)]
+        words.append(
+            sum(1 << lane for lane in range(32) if bool(mask_mod(*idx, torch.tensor(kv + lane, dtype=torch.int32))))
+        )
+    return torch.tensor(words, dtype=torch.int64)
+
+
+_DOC_POINTS = [(0, 0, 0, 0), (1, 2, 40, 30), (2, 1, 100, 96), (3, 3, 7, 0), (1, 0, 64, 64), (3, 2, 500, 480)]
+
+
+def test_emulate_reads_the_compiled_aux_tensors():
+    """`r.emulate().keep_words(b, h, q, kv_base)` (the README's call) reads
+    `r.aux_tensors`; `aux_tensors=` overrides them with new values."""
+    doc = torch.tensor([0, 3, 17, 40], dtype=torch.int32)
+    start = torch.tensor([0, 5, 44, 2], dtype=torch.int64)
+    r = maskopt.compile_mask(_doc_window(doc, start))
+    assert r.packed and len(r.aux_tensors) == 2
+    b, h, q, kv = (torch.tensor(c, dtype=torch.int32) for c in zip(*_DOC_POINTS))
+    words = r.emulate().keep_words(b, h, q, kv)
+    assert torch.equal(words, _eager_words(_doc_window(doc, start), _DOC_POINTS))
+    assert words.ne(0).any() and words.ne(0xFFFFFFFF).any()
+    assert torch.equal(r.emulate().keep_bits(b, h, q, kv), cute_emulator.unpack_words(words))
+    doc2 = torch.tensor([9, 0, 2, 31], dtype=torch.int32)
+    start2 = torch.tensor([3, 0, 90, 11], dtype=torch.int64)
+    new = r.emulate().keep_words(b, h, q, kv, aux_tensors=[doc2, start2])
+    assert torch.equal(new, _eager_words(_doc_window(doc2, start2), _DOC_POINTS))
+    assert not torch.equal(new, words)
+
+
+def test_emulate_missing_aux_tensor_is_a_clear_error():
+    doc = torch.tensor([0, 3, 17, 40], dtype=torch.int32)
+    start = torch.tensor([0, 5, 44, 2], dtype=torch.int64)
+    r = maskopt.compile_mask(_doc_window(doc, start))
+    b, h, q, kv = (torch.tensor(c, dtype=torch.int32) for c in zip(*_DOC_POINTS))
+    # Too few or too many given explicitly: named before anything runs.
+    with pytest.raises(ValueError, match=r"reads 2 aux tensors, 1 given: aux_tensors\[1\] \(start: torch.int64 \(4,\)\) is missing"):
+        r.emulate().keep_words(b, h, q, kv, aux_tensors=[doc])
+    with pytest.raises(ValueError, match=r"reads 2 aux tensors \(doc: torch.int32 \(4,\), start: torch.int64 \(4,\)\), 3 given"):
+        r.emulate().keep_words(b, h, q, kv, aux_tensors=[doc, start, doc])
+    # An emulator that knows nothing of them: the read names the tensor.
+    emu = cute_emulator.load_module(r.cute_source)
+    with pytest.raises(ValueError, match=r"the mask_mod reads aux_tensors\[\d\], but 0 aux tensors were given"):
+        emu.keep_words(b, h, q, kv)
+    with pytest.raises(ValueError, match=r"the mask_mod reads aux_tensors\[1\], but 1 aux tensor was given"):
+        emu.keep_words(b, h, q, kv, aux_tensors=[doc])
+    assert torch.equal(emu.keep_words(b, h, q, kv, aux_tensors=r.aux_tensors), r.emulate().keep_words(b, h, q, kv))
 
 
 def test_compile_mask_max_intervals_and_custom_pipeline():

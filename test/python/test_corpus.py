@@ -175,7 +175,7 @@ def _non_scalar(b, h, q_idx, kv_idx):
     "fn,needle",
     [
         (_raises, "ValueError: boom"),
-        (_arity, "arity"),
+        (_arity, "takes 3 positional arguments, but a mask_mod needs 4 (b, h, q_idx, kv_idx)"),
         (_non_bool, "torch.int32"),
         (_py_bool, "bool"),
         (_data_dependent, "data-dependent"),

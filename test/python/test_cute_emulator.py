@@ -449,6 +449,25 @@ def test_aux_scalars_parameter():
     assert m.keep_words(n([0]), n([0]), n([0]), n([0]), (), (-7,)).tolist() == [M32]
 
 
+def test_missing_aux_arguments_are_named():
+    """aux_tensors[i] / aux_scalars[i] the caller did not give: a ValueError
+    naming the index, not the IndexError of a bare tuple."""
+    n = torch.tensor
+    m = word_module("w = cutlass.Uint32(aux_tensors[1][b])")
+    with pytest.raises(ValueError, match=r"reads aux_tensors\[1\], but 1 aux tensor was given"):
+        m.keep_words(n([0]), n([0]), n([0]), n([0]), (n([1]),))
+    assert m.keep_words(n([0]), n([0]), n([0]), n([0]), (n([1]), n([7]))).tolist() == [7]
+    m = word_module("w = cutlass.Uint32(aux_scalars[0])", scalars=True)
+    with pytest.raises(ValueError, match=r"reads aux_scalars\[0\], but 0 aux scalars were given"):
+        m.keep_words(n([0]), n([0]), n([0]), n([0]))
+    # Known aux tensors: the default, and a count check naming the missing one.
+    src = HEADER.format(body="    w = cutlass.Uint32(aux_tensors[0][b])", extra="")
+    m = load_module(src, aux_tensors=[n([5, 6])])
+    assert m.keep_words(n([0, 1]), n([0, 0]), n([0, 0]), n([0, 0])).tolist() == [5, 6]
+    with pytest.raises(ValueError, match=r"aux_tensors\[0\] \(torch.int64 \(2,\)\) is missing"):
+        m.keep_words(n([0]), n([0]), n([0]), n([0]), ())
+
+
 def test_imports_are_sandboxed():
     before = {k: sys.modules.get(k) for k in ("cutlass", "cutlass.cute", "flash_attn.cute.utils")}
     m = load_module(CAUSAL)

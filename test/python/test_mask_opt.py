@@ -99,7 +99,16 @@ BAD_MASKS = __file__.rsplit("/python/", 1)[0] + "/tools/Inputs/bad_masks.py"
             "control_flow",
             "bad_masks.py:30:8: mask_mod 'control_flow' failed to trace: data-dependent Python control flow",
         ),
-        ("three_args", "bad_masks.py:13: mask_mod 'three_args': wrong arity"),
+        (
+            "three_args",
+            "bad_masks.py:13:16: mask_mod 'three_args' takes 3 positional arguments, "
+            "but a mask_mod needs 4 (b, h, q_idx, kv_idx)",
+        ),
+        (
+            "five_args",
+            "bad_masks.py:35:15: mask_mod 'five_args' takes 5 positional arguments, "
+            "but a mask_mod needs 4 (b, h, q_idx, kv_idx)",
+        ),
     ],
 )
 def test_bad_mask_mods_are_one_line_input_errors(tmp_path, capsys, function, message):

@@ -5,6 +5,7 @@
 
 // RUN: sh -c 'mask-opt %S/Inputs/bad_masks.py:raises -o %t.out; echo "exit $?"' 2>&1 | filecheck %s --check-prefix=RAISES
 // RUN: sh -c 'mask-opt %S/Inputs/bad_masks.py:three_args -o %t.out; echo "exit $?"' 2>&1 | filecheck %s --check-prefix=ARITY
+// RUN: sh -c 'mask-opt %S/Inputs/bad_masks.py:five_args -o %t.out; echo "exit $?"' 2>&1 | filecheck %s --check-prefix=ARITY5
 // RUN: sh -c 'mask-opt %S/Inputs/bad_masks.py:not_bool -o %t.out; echo "exit $?"' 2>&1 | filecheck %s --check-prefix=NOTBOOL
 // RUN: sh -c 'mask-opt %S/Inputs/bad_masks.py:float_bounds -o %t.out; echo "exit $?"' 2>&1 | filecheck %s --check-prefix=FLOAT
 // RUN: not test -e %t.out
@@ -12,8 +13,11 @@
 // RAISES:      {{^}}mask-opt: error: {{.*}}Inputs/bad_masks.py:10:30: mask_mod 'raises' failed to trace: KeyError: 'kv'{{$}}
 // RAISES-NEXT: {{^}}exit 1{{$}}
 
-// ARITY:       {{^}}mask-opt: error: {{.*}}Inputs/bad_masks.py:13: mask_mod 'three_args': wrong arity: a mask_mod takes (b, h, q_idx, kv_idx), signature is three_args(b, q_idx, kv_idx) (too many positional arguments){{$}}
+// ARITY:       {{^}}mask-opt: error: {{.*}}Inputs/bad_masks.py:13:16: mask_mod 'three_args' takes 3 positional arguments, but a mask_mod needs 4 (b, h, q_idx, kv_idx){{$}}
 // ARITY-NEXT:  {{^}}exit 1{{$}}
+
+// ARITY5:      {{^}}mask-opt: error: {{.*}}Inputs/bad_masks.py:35:15: mask_mod 'five_args' takes 5 positional arguments, but a mask_mod needs 4 (b, h, q_idx, kv_idx){{$}}
+// ARITY5-NEXT: {{^}}exit 1{{$}}
 
 // NOTBOOL:      {{^}}mask-opt: error: {{.*}}Inputs/bad_masks.py:17: mask_mod 'not_bool': returned dtype torch.int32, expected torch.bool{{$}}
 // NOTBOOL-NEXT: {{^}}exit 1{{$}}

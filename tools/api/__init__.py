@@ -324,11 +324,34 @@ class CompiledMask:
         return module
 
     def emulate(self) -> Any:
-        """The CuTe module on maskopt's CPU emulator (`lowering.cute_emulator`):
-        `.keep_words(b, h, q, kv_base, aux_tensors)` gives the emitted words."""
+        """
+        The CuTe module on maskopt's CPU emulator (`lowering.cute_emulator`):
+        `.keep_words(b, h, q, kv_base)` gives the emitted words of the kv
+        positions kv_base .. kv_base + 31 at each point, reading
+        `self.aux_tensors`; `aux_tensors=` overrides them (as many, in the
+        same order: e.g. new values of the same dtype and shape). A missing
+        aux tensor is a `ValueError` that names it.
+        """
         from maskopt.lowering.cute_emulator import load_module
 
-        return load_module(self.cute_source)
+        return load_module(
+            self.cute_source, aux_tensors=self.aux_tensors, aux_specs=self._aux_specs()
+        )
+
+    def _aux_specs(self) -> list[str]:
+        """`name: dtype shape` of each aux tensor the mask.func reads (its
+        block arguments; the dtype and shape of `aux_tensors` when given)."""
+        func = self.module.ops.first
+        args = func.aux_tensor_args if func is not None else []
+        specs = []
+        for i, arg in enumerate(args):
+            name = arg.name_hint or f"aux{i}"
+            if len(self.aux_tensors) == len(args):
+                t = self.aux_tensors[i]
+                specs.append(f"{name}: {t.dtype} {tuple(t.shape)}")
+            else:  # a GraphModule compiled without aux_tensors=: the IR type
+                specs.append(f"{name}: {arg.type}")
+        return specs
 
 
 @contextmanager

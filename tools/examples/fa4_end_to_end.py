@@ -16,6 +16,8 @@ build of torch) the emitted module is imported in this process and FA4 runs
 for real: random bf16 q/k/v, the block-sparse tensors of torch's
 `create_block_mask` for the same mask_mod, maskopt's `mask_mod` and aux
 tensors; the output is compared with `flex_attention` (eager) on the GPU.
+Without an SM100-family GPU or a CUDA build of torch, `--real` prints one
+line naming the check that failed and exits with status 1, before compiling.
 """
 
 from __future__ import annotations
@@ -71,15 +73,33 @@ def compile_fake(result: maskopt.CompiledMask, shape: tuple[int, int, int, int])
     return compile_in_fa4(result.cute_source, aux_tensor_specs=specs, shape=shape)
 
 
+#: The compute capability majors of FA4's SM100 forward kernel (SM100, SM103, SM110).
+SM100_MAJORS = (10, 11)
+
+
+def real_gpu_problem() -> str | None:
+    """Why `--real` cannot run here (None when it can): no CUDA build of torch,
+    no visible GPU, or a GPU that is not SM100-family."""
+    if not torch.backends.cuda.is_built():
+        return f"torch {torch.__version__} is not a CUDA build"
+    if not torch.cuda.is_available() or torch.cuda.device_count() == 0:
+        return "no visible GPU (torch.cuda.is_available() is False)"
+    major, minor = torch.cuda.get_device_capability()
+    if major not in SM100_MAJORS:
+        return (
+            f"the GPU {torch.cuda.get_device_name()} (compute capability {major}.{minor}) "
+            "is not SM100-family (10.x or 11.x)"
+        )
+    return None
+
+
 def run_real(result: maskopt.CompiledMask, mask_mod, shape: tuple[int, int, int, int]) -> float:
-    """Run FA4 with maskopt's mask_mod on the GPU; return max |FA4 - flex_attention|."""
+    """Run FA4 with maskopt's mask_mod on the GPU; return max |FA4 - flex_attention|
+    (`real_gpu_problem()` must be None)."""
     from flash_attn.cute.block_sparsity import BlockSparseTensorsTorch
     from flash_attn.cute.interface import _flash_attn_fwd
     from torch.nn.attention.flex_attention import create_block_mask, flex_attention
 
-    major, minor = torch.cuda.get_device_capability()
-    if major not in (10, 11):
-        raise SystemExit(f"--real needs an SM100-family GPU (this one is sm_{major}{minor})")
     batch, seqlen, heads, hdim = shape
     dev = "cuda"
     module = result.import_module()  # the emitted CuTe module, as a Python module
@@ -142,6 +162,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--show-source", action="store_true", help="print the emitted CuTe module")
     args = ap.parse_args(argv)
+    if args.real and (problem := real_gpu_problem()) is not None:
+        print(
+            "fa4_end_to_end.py: error: --real needs an SM100 GPU and a CUDA build of torch: "
+            + problem,
+            file=sys.stderr,
+        )
+        return 1
 
     mask_mod = make_mask(args.mask, args.seqlen)
     result = maskopt.compile_mask(mask_mod, name=args.mask)

@@ -30,3 +30,7 @@ def control_flow(b, h, q_idx, kv_idx):
     if q_idx >= kv_idx:
         return q_idx >= 0
     return q_idx < 0
+
+
+def five_args(b, h, q_idx, kv_idx, window):
+    return q_idx - kv_idx <= window
