@@ -25,10 +25,10 @@ passes for both.
 Exit status: 0 success; 1 the input cannot be compiled (a missing file or
 function, malformed IR, an op that fails verification, a mask_mod that
 raises or that maskopt cannot import, IR the target cannot print); 2 a
-usage error (an unknown option, target, pass or pass option); 3 an internal
-error (a bug in maskopt). Every error is one line, `mask-opt: error: ...`,
-never a traceback, and `-o` is written (atomically) only when the whole run
-succeeds.
+usage error (an unknown option, target, pass or pass option, a malformed
+pipeline); 3 an internal error (a bug in maskopt). Every error is one line,
+`mask-opt: error: ...`, never a traceback, and `-o` is written (atomically)
+only when the whole run succeeds.
 
 Extra passes and targets come from `maskopt.register_pass`/`register_target`
 in plugin modules: `maskopt.plugins` entry points and `$MASKOPT_PLUGINS`
@@ -73,7 +73,8 @@ exit status:
      (with line and column), an op that fails verification, a mask_mod that
      raises, has the wrong arity, returns a non-bool or uses an unsupported
      op or dtype, IR the target cannot print
-  2  usage error: an unknown option, target, pass or pass option
+  2  usage error: an unknown option, target, pass or pass option, a malformed
+     pipeline (with its column)
   3  internal error in maskopt (please report it)
 every error is one line on stderr, `mask-opt: error: ...`; -o is only
 written when the whole run succeeds.
@@ -411,11 +412,11 @@ class MaskOptMain(xDSLOptMain):
             self.python_input = spec
             if not self.args.passes:
                 self.args.passes = "pack-mask"
-        from xdsl.passes import PassPipeline
+        from maskopt.passes.pipeline import parse_pipeline_spec
 
         try:
-            parsed = PassPipeline.parse_spec(self.available_passes, self.args.passes)
-        except Exception as e:
+            parsed = parse_pipeline_spec(self.available_passes, self.args.passes)
+        except Exception as e:  # malformed (PipelineSyntaxError), unknown pass or option
             raise MaskOptUsageError(
                 f"invalid pass pipeline '{self.args.passes}': {_first_line(e)}"
             ) from None

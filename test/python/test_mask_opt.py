@@ -85,6 +85,29 @@ def test_success_and_usage_statuses(tmp_path, capsys):
     assert len(err) == 2 and all(e.startswith("mask-opt: error: ") for e in err)
 
 
+@pytest.mark.parametrize(
+    ("spec", "where"),
+    [
+        ("pack-mask{", "column 11, at the end: expected argument name here"),
+        ("pack-mask}", "column 10, at '}': expected a comma or pass arguments here"),
+        (",", "column 1, at ',': expected pass name here"),
+        ("pack-mask,,cse", "column 11, at ',': expected pass name here"),
+        ("{}", "column 1, at '{': expected pass name here"),
+        ("fold-intervals{max-intervals=}", "column 30, at '}': unknown argument value, "),
+    ],
+)
+def test_malformed_pipeline_is_a_one_line_usage_error(tmp_path, capsys, spec, where):
+    src = tmp_path / "in.mlir"
+    src.write_text(CAUSAL)
+    out = tmp_path / "out.mlir"
+    assert mask_opt.main([str(src), "-p", spec, "-o", str(out)]) == mask_opt.EXIT_USAGE_ERROR
+    captured = capsys.readouterr()
+    lines = captured.err.splitlines()
+    assert len(lines) == 1, captured.err
+    assert lines[0].startswith(f"mask-opt: error: invalid pass pipeline '{spec}': {where}")
+    assert captured.out == "" and not out.exists()
+
+
 BAD_MASKS = __file__.rsplit("/python/", 1)[0] + "/tools/Inputs/bad_masks.py"
 
 
