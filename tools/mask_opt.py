@@ -45,6 +45,7 @@ _gc_was_enabled = gc.isenabled()
 gc.disable()
 
 import argparse  # noqa: E402
+import errno  # noqa: E402
 import importlib.util  # noqa: E402
 import os  # noqa: E402
 import sys  # noqa: E402
@@ -361,8 +362,9 @@ class MaskOptMain(xDSLOptMain):
             "print_between_passes": "the same as --print-ir-after-all (xdsl-opt's name)",
             "time_passes": "print the wall time of every pass (pack-mask expanded into "
             "its passes) and of loading, tracing, importing and printing, on stderr",
-            "output_file": "write the output to this file (atomically: only when the "
-            "whole run succeeds) instead of stdout",
+            "output_file": "write the output to this file instead of stdout, like a "
+            "plain write (a symlink is followed, an existing file keeps its mode) but "
+            "atomically, and only when the whole run succeeds",
         }
         _help.update(
             {
@@ -573,34 +575,92 @@ class MaskOptMain(xDSLOptMain):
     # Output ----------------------------------------------------------------
 
     def write_output(self, text: str) -> None:
-        """Write to -o atomically (a temp file renamed into place), or stdout."""
+        """Write to stdout, or to -o like a plain write, atomically (see
+        `write_file_atomically`)."""
         path = self.args.output_file
         if path is None:
             sys.stdout.write(text)
             sys.stdout.flush()
             return
-        import tempfile
-
-        directory = os.path.dirname(os.path.abspath(path))
         try:
-            fd, tmp = tempfile.mkstemp(dir=directory, prefix=".mask-opt-")
+            write_file_atomically(path, text)
         except OSError as e:
             raise MaskOptError(f"cannot write {path}: {e.strerror or e}") from None
-        try:
-            with os.fdopen(fd, "w") as f:
-                f.write(text)
-            os.replace(tmp, path)
-        except OSError as e:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
-            raise MaskOptError(f"cannot write {path}: {e.strerror or e}") from None
-        except BaseException:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
-            raise
 
     def prepare_output(self) -> IO[str]:  # replaced in _run_mlir()
         return sys.stdout
+
+
+def write_file_atomically(path: str, text: str) -> None:
+    """
+    Write `text` to `path` as a plain `open(path, "w")` would, but atomically:
+    into a temp file in the directory of the file that is written, renamed
+    over it, so that `path` has its old contents or all of the new ones.
+
+    - A symlink is followed: its target is written (created if need be), the
+      link stays a link.
+    - An existing file keeps its mode (and, where permitted, its owner and
+      group); a new file gets 0666 & ~umask.
+    - A path that exists and is not a regular file (/dev/null, /dev/stdout, a
+      FIFO) is written in place: there is nothing to rename over.
+    """
+    import stat
+
+    try:
+        st: os.stat_result | None = os.stat(path)  # follows symlinks
+    except FileNotFoundError:
+        st = None
+    if st is not None and stat.S_ISDIR(st.st_mode):
+        raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), path)
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        with open(path, "w") as f:
+            f.write(text)
+        return
+    target = os.path.realpath(path)
+    fd, tmp = _create_temp_file(os.path.dirname(target))
+    try:
+        with os.fdopen(fd, "w") as f:
+            if st is not None:
+                _copy_owner_and_mode(f.fileno(), st)
+            f.write(text)
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+
+
+def _create_temp_file(directory: str) -> tuple[int, str]:
+    """A new file `.mask-opt-XXXXXXXX` in `directory`, open for writing, with
+    mode 0666 & ~umask (the kernel applies the umask; `tempfile.mkstemp`
+    would make it 0600)."""
+    import secrets
+
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
+    for _ in range(100):
+        tmp = os.path.join(directory, f".mask-opt-{secrets.token_hex(4)}")
+        try:
+            return os.open(tmp, flags, 0o666), tmp
+        except FileExistsError:
+            continue
+    raise FileExistsError(errno.EEXIST, "no unused temporary file name", directory)
+
+
+def _copy_owner_and_mode(fd: int, st: os.stat_result) -> None:
+    """Give the open file `fd` the owner, group (as far as permitted) and mode
+    of the file `st` describes, which it replaces."""
+    import stat
+
+    if (st.st_uid, st.st_gid) != (os.geteuid(), os.getegid()):
+        for uid in (st.st_uid, -1):  # the group alone, when the owner cannot be kept
+            try:
+                os.fchown(fd, uid, st.st_gid)
+                break
+            except OSError:
+                continue
+    os.fchmod(fd, stat.S_IMODE(st.st_mode))  # after fchown, which may clear setuid bits
 
 
 def _expand(passes: Sequence[Any]) -> list[tuple[int, str, Any]]:
