@@ -323,6 +323,8 @@ class MaskOptMain(xDSLOptMain):
             description="maskopt: pack FlexAttention mask_mods into FlashAttention-4 keep words",
             args=argv,
         )
+        if self.args.input_file == "-":  # stdin, as for mlir-opt and xdsl-opt: .mlir text
+            self.args.input_file = None
         if self.args.print_between_passes:
             self.args.print_ir_after_all = True
         self.timer = _Timer(self.args.time_passes)
@@ -352,7 +354,7 @@ class MaskOptMain(xDSLOptMain):
         arg_parser.error = _usage_error  # type: ignore[method-assign]
         super().register_all_arguments(arg_parser)
         _help = {
-            "input_file": "the input: a .mlir file (default: stdin) or a Python file "
+            "input_file": "the input: a .mlir file (`-` or none: stdin) or a Python file "
             "FILE.py:FUNCTION (FUNCTION defaults to mask_mod), traced like inductor",
             "target": "output: mlir (IR, the default) or cute (the CuTe DSL Python "
             "module FA4 imports)",
