@@ -220,16 +220,28 @@ def split_python_spec(spec: str) -> tuple[str, str] | None:
 
 
 def load_python_function(path: str, fn_name: str) -> Callable:
-    """Load `fn_name` from the Python file `path`."""
+    """
+    Load `fn_name` from the Python file `path`.
+
+    The file is compiled under the name the user gave, `path` as spelled on
+    the command line, as `runpy.run_path` does (importlib's loader would
+    record the absolute path): its code objects' `co_filename`, so the FX
+    stack traces, op locations, remarks and errors about it, name it as given.
+    """
     if os.path.isdir(path):
         raise MaskOptError(f"{path}: is a directory")
     if not os.path.isfile(path):
         raise MaskOptError(f"{path}: no such file")
     spec = importlib.util.spec_from_file_location("_mask_opt_user_module", path)
-    assert spec is not None and spec.loader is not None
+    assert spec is not None
     module = importlib.util.module_from_spec(spec)
     try:
-        spec.loader.exec_module(module)
+        with open(path, "rb") as f:
+            source = f.read()
+    except OSError as e:
+        raise MaskOptError(f"{path}: {e.strerror or e}") from None
+    try:
+        exec(compile(source, path, "exec", dont_inherit=True), module.__dict__)
     except SyntaxError as e:
         raise MaskOptError(
             f"{e.filename or path}:{e.lineno}:{e.offset or 1}: importing the file raised "
