@@ -3,13 +3,88 @@
 
     canonicalize, cse, lane-affine, canonicalize, cse,
     fold-intervals{max-intervals=N}, simplify-intervals, canonicalize, cse
+
+And `parse_pipeline_spec`, the parser of `-p` specs that `mask-opt` and
+`maskopt.Pipeline.parse` share: a malformed spec is a `PipelineSyntaxError`.
 """
 
+import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import builtin
 from xdsl.passes import ModulePass, PassPipeline
+from xdsl.utils.exceptions import ArgSpecParseError
+
+
+class PipelineSyntaxError(ValueError):
+    """
+    A pass pipeline spec that does not parse, e.g. `pack-mask{` or
+    `pack-mask,,cse`. A `ValueError`, like an unknown pass or pass option.
+
+    spec: the spec as given.
+    column: the 1-based column of the problem in the spec (None if unknown).
+    found: the text found there (None at the end of the spec).
+    reason: what was expected there, in xDSL's words.
+
+    `str()` is one line, `column 11, at the end: expected argument name
+    here`; the spec and a caret under the column are a note (shown in a
+    traceback).
+    """
+
+    def __init__(self, spec: str, column: int | None, found: str | None, reason: str):
+        self.spec = spec
+        self.column = column
+        self.found = found
+        self.reason = reason
+        if column is None:
+            message = reason
+        else:
+            at = "the end" if found is None else f"'{found}'" if found.isprintable() else repr(found)
+            message = f"column {column}, at {at}: {reason}"
+        super().__init__(message)
+        if column is not None:
+            start = spec.rfind("\n", 0, column - 1) + 1
+            end = spec.find("\n", start)
+            line = spec[start : end if end >= 0 else len(spec)]
+            self.add_note(f"  {line}\n  {' ' * (column - 1 - start)}^")
+
+    @staticmethod
+    def from_xdsl(spec: str, e: ArgSpecParseError) -> "PipelineSyntaxError":
+        """
+        Convert xDSL's `ArgSpecParseError`, which carries its position only in
+        its text: `pass-pipeline:LINE:COL`, the spec's line, carets under the
+        token, the message.
+        """
+        lines = [ln for ln in str(e).splitlines() if ln.strip()]
+        reason = lines[-1].strip() if lines else "malformed pass pipeline"
+        if reason[:1].isupper() and reason[1:2].islower():
+            reason = reason[0].lower() + reason[1:]
+        where = next((m for ln in lines if (m := re.fullmatch(r"pass-pipeline:(\d+):(\d+)", ln))), None)
+        if where is None:
+            return PipelineSyntaxError(spec, None, None, reason)
+        line, column = int(where.group(1)), int(where.group(2))
+        start = sum(len(ln) + 1 for ln in spec.split("\n")[: line - 1]) + column - 1
+        carets = next((ln for ln in lines if set(ln.strip()) == {"^"}), "^")
+        end = start + max(carets.count("^"), 1)
+        found = spec[start:end] if start < len(spec) else None
+        # The column through the whole spec (the same unless it has newlines).
+        return PipelineSyntaxError(spec, start + 1, found, reason)
+
+
+def parse_pipeline_spec(
+    available_passes: dict[str, Callable[[], type[ModulePass]]], spec: str
+) -> PassPipeline:
+    """
+    `PassPipeline.parse_spec`, with a malformed spec raised as a
+    `PipelineSyntaxError` (xDSL raises a `BaseException`, which escapes
+    `except Exception`). An unknown pass or option is xDSL's `ValueError`.
+    """
+    try:
+        return PassPipeline.parse_spec(available_passes, spec)
+    except ArgSpecParseError as e:
+        raise PipelineSyntaxError.from_xdsl(spec, e) from None
 
 
 def pack_mask_passes(max_intervals: int = 8) -> tuple[ModulePass, ...]:

@@ -25,10 +25,10 @@ passes for both.
 Exit status: 0 success; 1 the input cannot be compiled (a missing file or
 function, malformed IR, an op that fails verification, a mask_mod that
 raises or that maskopt cannot import, IR the target cannot print); 2 a
-usage error (an unknown option, target, pass or pass option); 3 an internal
-error (a bug in maskopt). Every error is one line, `mask-opt: error: ...`,
-never a traceback, and `-o` is written (atomically) only when the whole run
-succeeds.
+usage error (an unknown option, target, pass or pass option, a malformed
+pipeline); 3 an internal error (a bug in maskopt). Every error is one line,
+`mask-opt: error: ...`, never a traceback, and `-o` is written (atomically)
+only when the whole run succeeds.
 
 Extra passes and targets come from `maskopt.register_pass`/`register_target`
 in plugin modules: `maskopt.plugins` entry points and `$MASKOPT_PLUGINS`
@@ -45,6 +45,7 @@ _gc_was_enabled = gc.isenabled()
 gc.disable()
 
 import argparse  # noqa: E402
+import errno  # noqa: E402
 import importlib.util  # noqa: E402
 import os  # noqa: E402
 import sys  # noqa: E402
@@ -73,7 +74,8 @@ exit status:
      (with line and column), an op that fails verification, a mask_mod that
      raises, has the wrong arity, returns a non-bool or uses an unsupported
      op or dtype, IR the target cannot print
-  2  usage error: an unknown option, target, pass or pass option
+  2  usage error: an unknown option, target, pass or pass option, a malformed
+     pipeline (with its column)
   3  internal error in maskopt (please report it)
 every error is one line on stderr, `mask-opt: error: ...`; -o is only
 written when the whole run succeeds.
@@ -223,16 +225,28 @@ def split_python_spec(spec: str) -> tuple[str, str] | None:
 
 
 def load_python_function(path: str, fn_name: str) -> Callable:
-    """Load `fn_name` from the Python file `path`."""
+    """
+    Load `fn_name` from the Python file `path`.
+
+    The file is compiled under the name the user gave, `path` as spelled on
+    the command line, as `runpy.run_path` does (importlib's loader would
+    record the absolute path): its code objects' `co_filename`, so the FX
+    stack traces, op locations, remarks and errors about it, name it as given.
+    """
     if os.path.isdir(path):
         raise MaskOptError(f"{path}: is a directory")
     if not os.path.isfile(path):
         raise MaskOptError(f"{path}: no such file")
     spec = importlib.util.spec_from_file_location("_mask_opt_user_module", path)
-    assert spec is not None and spec.loader is not None
+    assert spec is not None
     module = importlib.util.module_from_spec(spec)
     try:
-        spec.loader.exec_module(module)
+        with open(path, "rb") as f:
+            source = f.read()
+    except OSError as e:
+        raise MaskOptError(f"{path}: {e.strerror or e}") from None
+    try:
+        exec(compile(source, path, "exec", dont_inherit=True), module.__dict__)
     except SyntaxError as e:
         raise MaskOptError(
             f"{e.filename or path}:{e.lineno}:{e.offset or 1}: importing the file raised "
@@ -326,6 +340,8 @@ class MaskOptMain(xDSLOptMain):
             description="maskopt: pack FlexAttention mask_mods into FlashAttention-4 keep words",
             args=argv,
         )
+        if self.args.input_file == "-":  # stdin, as for mlir-opt and xdsl-opt: .mlir text
+            self.args.input_file = None
         if self.args.print_between_passes:
             self.args.print_ir_after_all = True
         self.timer = _Timer(self.args.time_passes)
@@ -355,7 +371,7 @@ class MaskOptMain(xDSLOptMain):
         arg_parser.error = _usage_error  # type: ignore[method-assign]
         super().register_all_arguments(arg_parser)
         _help = {
-            "input_file": "the input: a .mlir file (default: stdin) or a Python file "
+            "input_file": "the input: a .mlir file (`-` or none: stdin) or a Python file "
             "FILE.py:FUNCTION (FUNCTION defaults to mask_mod), traced like inductor",
             "target": "output: mlir (IR, the default), cute (the CuTe DSL Python "
             "module FA4 imports) or cute-exprs (the self-contained keep-mask "
@@ -366,8 +382,9 @@ class MaskOptMain(xDSLOptMain):
             "print_between_passes": "the same as --print-ir-after-all (xdsl-opt's name)",
             "time_passes": "print the wall time of every pass (pack-mask expanded into "
             "its passes) and of loading, tracing, importing and printing, on stderr",
-            "output_file": "write the output to this file (atomically: only when the "
-            "whole run succeeds) instead of stdout",
+            "output_file": "write the output to this file instead of stdout, like a "
+            "plain write (a symlink is followed, an existing file keeps its mode) but "
+            "atomically, and only when the whole run succeeds",
         }
         _help.update(
             {
@@ -417,11 +434,11 @@ class MaskOptMain(xDSLOptMain):
             self.python_input = spec
             if not self.args.passes:
                 self.args.passes = "pack-mask"
-        from xdsl.passes import PassPipeline
+        from maskopt.passes.pipeline import parse_pipeline_spec
 
         try:
-            parsed = PassPipeline.parse_spec(self.available_passes, self.args.passes)
-        except Exception as e:
+            parsed = parse_pipeline_spec(self.available_passes, self.args.passes)
+        except Exception as e:  # malformed (PipelineSyntaxError), unknown pass or option
             raise MaskOptUsageError(
                 f"invalid pass pipeline '{self.args.passes}': {_first_line(e)}"
             ) from None
@@ -578,34 +595,92 @@ class MaskOptMain(xDSLOptMain):
     # Output ----------------------------------------------------------------
 
     def write_output(self, text: str) -> None:
-        """Write to -o atomically (a temp file renamed into place), or stdout."""
+        """Write to stdout, or to -o like a plain write, atomically (see
+        `write_file_atomically`)."""
         path = self.args.output_file
         if path is None:
             sys.stdout.write(text)
             sys.stdout.flush()
             return
-        import tempfile
-
-        directory = os.path.dirname(os.path.abspath(path))
         try:
-            fd, tmp = tempfile.mkstemp(dir=directory, prefix=".mask-opt-")
+            write_file_atomically(path, text)
         except OSError as e:
             raise MaskOptError(f"cannot write {path}: {e.strerror or e}") from None
-        try:
-            with os.fdopen(fd, "w") as f:
-                f.write(text)
-            os.replace(tmp, path)
-        except OSError as e:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
-            raise MaskOptError(f"cannot write {path}: {e.strerror or e}") from None
-        except BaseException:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
-            raise
 
     def prepare_output(self) -> IO[str]:  # replaced in _run_mlir()
         return sys.stdout
+
+
+def write_file_atomically(path: str, text: str) -> None:
+    """
+    Write `text` to `path` as a plain `open(path, "w")` would, but atomically:
+    into a temp file in the directory of the file that is written, renamed
+    over it, so that `path` has its old contents or all of the new ones.
+
+    - A symlink is followed: its target is written (created if need be), the
+      link stays a link.
+    - An existing file keeps its mode (and, where permitted, its owner and
+      group); a new file gets 0666 & ~umask.
+    - A path that exists and is not a regular file (/dev/null, /dev/stdout, a
+      FIFO) is written in place: there is nothing to rename over.
+    """
+    import stat
+
+    try:
+        st: os.stat_result | None = os.stat(path)  # follows symlinks
+    except FileNotFoundError:
+        st = None
+    if st is not None and stat.S_ISDIR(st.st_mode):
+        raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), path)
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        with open(path, "w") as f:
+            f.write(text)
+        return
+    target = os.path.realpath(path)
+    fd, tmp = _create_temp_file(os.path.dirname(target))
+    try:
+        with os.fdopen(fd, "w") as f:
+            if st is not None:
+                _copy_owner_and_mode(f.fileno(), st)
+            f.write(text)
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+
+
+def _create_temp_file(directory: str) -> tuple[int, str]:
+    """A new file `.mask-opt-XXXXXXXX` in `directory`, open for writing, with
+    mode 0666 & ~umask (the kernel applies the umask; `tempfile.mkstemp`
+    would make it 0600)."""
+    import secrets
+
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
+    for _ in range(100):
+        tmp = os.path.join(directory, f".mask-opt-{secrets.token_hex(4)}")
+        try:
+            return os.open(tmp, flags, 0o666), tmp
+        except FileExistsError:
+            continue
+    raise FileExistsError(errno.EEXIST, "no unused temporary file name", directory)
+
+
+def _copy_owner_and_mode(fd: int, st: os.stat_result) -> None:
+    """Give the open file `fd` the owner, group (as far as permitted) and mode
+    of the file `st` describes, which it replaces."""
+    import stat
+
+    if (st.st_uid, st.st_gid) != (os.geteuid(), os.getegid()):
+        for uid in (st.st_uid, -1):  # the group alone, when the owner cannot be kept
+            try:
+                os.fchown(fd, uid, st.st_gid)
+                break
+            except OSError:
+                continue
+    os.fchmod(fd, stat.S_IMODE(st.st_mode))  # after fchown, which may clear setuid bits
 
 
 def _expand(passes: Sequence[Any]) -> list[tuple[int, str, Any]]:

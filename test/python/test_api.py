@@ -238,6 +238,31 @@ def test_pipeline_parse_print_and_stages():
         maskopt.Pipeline.parse("no-such-pass")
 
 
+# A malformed spec: (spec, column, the text found there, None at the end).
+MALFORMED_PIPELINES = [
+    ("pack-mask{", 11, None, "expected argument name here"),
+    ("pack-mask}", 10, "}", "expected a comma or pass arguments here"),
+    (",", 1, ",", "expected pass name here"),
+    ("pack-mask,,cse", 11, ",", "expected pass name here"),
+    ("{}", 1, "{", "expected pass name here"),
+    ("fold-intervals{max-intervals=}", 30, "}", "unknown argument value"),
+]
+
+
+@pytest.mark.parametrize(("spec", "column", "found", "reason"), MALFORMED_PIPELINES)
+def test_pipeline_parse_malformed_spec_says_where(spec, column, found, reason):
+    with pytest.raises(maskopt.PipelineSyntaxError) as info:
+        maskopt.Pipeline.parse(spec)
+    e = info.value
+    assert isinstance(e, ValueError)  # like an unknown pass or option
+    assert (e.spec, e.column, e.found) == (spec, column, found)
+    at = "the end" if found is None else f"'{found}'"
+    assert str(e).startswith(f"column {column}, at {at}: {reason}") and "\n" not in str(e)
+    assert e.__notes__ == [f"  {spec}\n  {' ' * (column - 1)}^"]  # the caret, in a traceback
+    with pytest.raises(maskopt.PipelineSyntaxError):
+        maskopt.compile_mask(lambda b, h, q, kv: q >= kv, pipeline=spec)
+
+
 def test_run_pipeline_callback_sees_module_after_each_pass():
     module = maskopt.parse_mlir(CAUSAL_MLIR)
     seen: list[tuple[str, bool]] = []

@@ -85,6 +85,136 @@ def test_success_and_usage_statuses(tmp_path, capsys):
     assert len(err) == 2 and all(e.startswith("mask-opt: error: ") for e in err)
 
 
+@pytest.mark.parametrize(
+    ("spec", "where"),
+    [
+        ("pack-mask{", "column 11, at the end: expected argument name here"),
+        ("pack-mask}", "column 10, at '}': expected a comma or pass arguments here"),
+        (",", "column 1, at ',': expected pass name here"),
+        ("pack-mask,,cse", "column 11, at ',': expected pass name here"),
+        ("{}", "column 1, at '{': expected pass name here"),
+        ("fold-intervals{max-intervals=}", "column 30, at '}': unknown argument value, "),
+    ],
+)
+def test_malformed_pipeline_is_a_one_line_usage_error(tmp_path, capsys, spec, where):
+    src = tmp_path / "in.mlir"
+    src.write_text(CAUSAL)
+    out = tmp_path / "out.mlir"
+    assert mask_opt.main([str(src), "-p", spec, "-o", str(out)]) == mask_opt.EXIT_USAGE_ERROR
+    captured = capsys.readouterr()
+    lines = captured.err.splitlines()
+    assert len(lines) == 1, captured.err
+    assert lines[0].startswith(f"mask-opt: error: invalid pass pipeline '{spec}': {where}")
+    assert captured.out == "" and not out.exists()
+
+
+# -o behaves like a plain write, atomically ---------------------------------------
+
+
+@pytest.fixture
+def umask():
+    """Set the process's umask for a test: `umask(0o022)`; restored after."""
+    import os
+
+    old = os.umask(0o022)
+    yield os.umask
+    os.umask(old)
+
+
+def _mode(path) -> int:
+    import stat
+
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+def _compile_to(tmp_path, out, *args: str, source: str = CAUSAL) -> int:
+    src = tmp_path / "in.mlir"
+    src.write_text(source)
+    return mask_opt.main([str(src), "-o", str(out), *(args or ("-p", "pack-mask"))])
+
+
+@pytest.mark.parametrize(
+    ("mask", "mode"), [(0o022, 0o644), (0o002, 0o664), (0o077, 0o600)], ids=["022", "002", "077"]
+)
+def test_output_new_file_mode_follows_umask(tmp_path, umask, mask, mode):
+    out = tmp_path / "out.mlir"
+    umask(mask)
+    assert _compile_to(tmp_path, out) == mask_opt.EXIT_OK
+    assert "interval.keep_word" in out.read_text()
+    assert _mode(out) == mode
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.mlir", "out.mlir"]  # no temp file left
+
+
+def test_output_existing_file_keeps_its_mode(tmp_path, umask):
+    out = tmp_path / "out.mlir"
+    out.write_text("old\n")
+    out.chmod(0o664)
+    umask(0o077)
+    assert _compile_to(tmp_path, out) == mask_opt.EXIT_OK
+    assert "interval.keep_word" in out.read_text()
+    assert _mode(out) == 0o664
+
+
+def test_output_symlink_writes_its_target(tmp_path, umask):
+    (tmp_path / "real").mkdir()
+    target = tmp_path / "real" / "out.mlir"
+    target.write_text("old\n")
+    target.chmod(0o640)
+    link = tmp_path / "link.mlir"
+    link.symlink_to(target)
+    assert _compile_to(tmp_path, link) == mask_opt.EXIT_OK
+    assert link.is_symlink() and link.resolve() == target
+    assert "interval.keep_word" in target.read_text() and _mode(target) == 0o640
+    # The temp file went into the target's directory, and was renamed.
+    assert [p.name for p in target.parent.iterdir()] == ["out.mlir"]
+    # A dangling symlink: the target is created, like open(link, "w") does.
+    dangling = tmp_path / "dangling.mlir"
+    dangling.symlink_to(tmp_path / "real" / "new.mlir")
+    assert _compile_to(tmp_path, dangling) == mask_opt.EXIT_OK
+    assert dangling.is_symlink() and "interval.keep_word" in (tmp_path / "real" / "new.mlir").read_text()
+
+
+def test_output_fifo_is_written_in_place(tmp_path):
+    import os
+    import threading
+
+    fifo = tmp_path / "out.fifo"
+    os.mkfifo(fifo)
+    received: list[str] = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_text()), daemon=True)
+    reader.start()
+    assert _compile_to(tmp_path, fifo) == mask_opt.EXIT_OK
+    reader.join(timeout=30)
+    assert fifo.is_fifo(), "the FIFO was replaced by a regular file"
+    assert received and "interval.keep_word" in received[0]
+
+
+@pytest.mark.parametrize(
+    ("source", "args"),
+    [
+        (CAUSAL, ("-p", "no-such-pass")),  # usage error
+        (CAUSAL, ("-p", "pack-mask{")),  # usage error
+        ("mask.func @f {", ("-p", "pack-mask")),  # malformed IR
+        (CAUSAL, ("-p", "crash")),  # internal error
+        ("", ("-t", "cute")),  # the target fails: no mask.func to print
+    ],
+)
+def test_output_untouched_when_the_run_fails(broken_passes, tmp_path, umask, source, args):
+    real = tmp_path / "real"
+    real.mkdir()
+    out = real / "out.mlir"
+    out.write_text("old\n")
+    out.chmod(0o664)
+    link = tmp_path / "link.mlir"
+    link.symlink_to(out)
+    before = sorted(p.name for p in tmp_path.iterdir())
+    for path in (out, link):
+        assert _compile_to(tmp_path, path, *args, source=source) != mask_opt.EXIT_OK
+        assert out.read_text() == "old\n" and _mode(out) == 0o664 and link.is_symlink()
+        assert sorted(p.name for p in tmp_path.iterdir()) == sorted({*before, "in.mlir"})
+        assert [p.name for p in real.iterdir()] == ["out.mlir"]
+
+
 BAD_MASKS = __file__.rsplit("/python/", 1)[0] + "/tools/Inputs/bad_masks.py"
 
 

@@ -13,7 +13,8 @@ The public API (stable; everything else is internal):
 
 - `compile_mask(mask_mod_or_graph_module, ...) -> CompiledMask`
 - `Pipeline`, `run_pipeline(module, passes, callback=...)`: build and run
-  pass pipelines, see the module after each pass.
+  pass pipelines, see the module after each pass. A malformed spec raises
+  `PipelineSyntaxError` (a `ValueError`, with the column of the problem).
 - `register_pass`, `register_target`, `get_all_passes`, `get_all_targets`:
   the registries `mask-opt` uses too.
 - `make_context`, `parse_mlir`, `emit`: IR in, IR or target text out.
@@ -36,6 +37,7 @@ from typing import TYPE_CHECKING, Any, Union
 if TYPE_CHECKING:  # pragma: no cover
     import types
 
+    from maskopt.passes.pipeline import PipelineSyntaxError
     from maskopt.passes.remarks import Remark
 
     import torch
@@ -50,6 +52,7 @@ __all__ = [
     "CompiledMask",
     "Pipeline",
     "PassCallback",
+    "PipelineSyntaxError",
     "Remark",
     "__version__",
     "compile_mask",
@@ -179,10 +182,15 @@ class Pipeline:
 
     @classmethod
     def parse(cls, spec: str) -> Pipeline:
-        """A pipeline from a `mask-opt -p` spec, with registered passes too."""
-        from xdsl.passes import PassPipeline
+        """
+        A pipeline from a `mask-opt -p` spec, with registered passes too.
 
-        return cls(PassPipeline.parse_spec(get_all_passes(), spec).passes)
+        A malformed spec (`pack-mask{`, `pack-mask,,cse`) raises
+        `PipelineSyntaxError`, an unknown pass or pass option `ValueError`.
+        """
+        from maskopt.passes.pipeline import parse_pipeline_spec
+
+        return cls(parse_pipeline_spec(get_all_passes(), spec).passes)
 
     @classmethod
     def pack_mask(cls, max_intervals: int = 8) -> Pipeline:
@@ -493,4 +501,8 @@ def __getattr__(name: str) -> Any:
         from maskopt.passes.remarks import Remark
 
         return Remark
+    if name == "PipelineSyntaxError":  # lazily: maskopt.passes.pipeline imports xDSL
+        from maskopt.passes.pipeline import PipelineSyntaxError
+
+        return PipelineSyntaxError
     raise AttributeError(f"module 'maskopt' has no attribute {name!r}")
