@@ -392,6 +392,21 @@ class _FunctionPrinter:
         self.ctx.names[v] = name
         return name
 
+    def ternary(self, cond: str, a: str, b: str, t: str) -> str:
+        """`a if cond else b` of type `t` (a cutlass type name), `cond` a
+        runtime Boolean. A module prints a Python conditional expression,
+        which the DSL turns into a branch; a self-contained expression calls
+        `cutlass.select_` instead: the DSL's rewrite of a conditional
+        expression nested inside another expression (the template's
+        `packed[0] = packed[0] | (...)`) crashes the compiler or builds
+        invalid IR (found compiling fuzzed drop-in kernels). Both branches
+        are then evaluated, which the IR's `select` semantics allow: every
+        branch is defined on the whole domain (divisors made safe, indices
+        wrapped)."""
+        if self.inline:
+            return f"{t}(cutlass.select_({cond}, {a}, {b}))"
+        return f"({a} if {cond} else {b})"
+
     def bind(self, hint: str, text: str) -> str:
         """`text` under a fresh name defined on its own line (text itself when
         it is a name already, or in a self-contained expression, which
@@ -427,11 +442,12 @@ class _FunctionPrinter:
             case mask.FloorModOp():
                 return self.floormod(op)
             case arith.DivSIOp():
-                a, b = e(op.lhs), e(op.rhs)
-                return (
-                    f"(({a} // {b}) + {ctype(op.result.type)}(1) if "
-                    f"(({a} % {b}) != {ctype(op.result.type)}(0)) & "
-                    f"(({a} < 0) != ({b} < 0)) else ({a} // {b}))"
+                a, b, t = e(op.lhs), e(op.rhs), ctype(op.result.type)
+                return self.ternary(
+                    f"(({a} % {b}) != {t}(0)) & (({a} < 0) != ({b} < 0))",
+                    f"({a} // {b}) + {t}(1)",
+                    f"({a} // {b})",
+                    t,
                 )
             case _ if type(op) in _BINARY:
                 return self.binary(op)
@@ -446,13 +462,13 @@ class _FunctionPrinter:
                         raise CuteEmitError("unsigned comparison of a non-i32 value")
                 return f"({a} {_CMP[pred]} {b})"
             case arith.SelectOp():
-                return f"({e(op.lhs)} if {e(op.cond)} else {e(op.rhs)})"
+                return self.ternary(e(op.cond), e(op.lhs), e(op.rhs), ctype(op.result.type))
             case arith.ExtSIOp():
                 return f"{ctype(op.result.type)}({e(op.input)})"
             case arith.ExtUIOp():
                 if op.input.type == i1:
                     t = ctype(op.result.type)
-                    return f"({t}(1) if {e(op.input)} else {t}(0))"
+                    return self.ternary(e(op.input), f"{t}(1)", f"{t}(0)", t)
                 raise CuteEmitError("zero extension of a non-bool value")
             case arith.TruncIOp():
                 if op.result.type == i1:
@@ -494,7 +510,7 @@ class _FunctionPrinter:
             case interval.ComplementOp():
                 return f"(~{e(op.set)})"
             case interval.SelectOp():
-                return f"({e(op.true_set)} if {e(op.cond)} else {e(op.false_set)})"
+                return self.ternary(e(op.cond), e(op.true_set), e(op.false_set), "cutlass.Uint32")
             case interval.KeepWordOp():
                 return e(op.set)
             case _:
@@ -783,7 +799,7 @@ class _FunctionPrinter:
             i = self.expr(index)
             if self.ranges.of(index).lo < 0:
                 zero = f"{ctype(index.type)}(0)"
-                i = f"({i} + {ctype(index.type)}({size}) if {i} < {zero} else {i})"
+                i = self.ternary(f"{i} < {zero}", f"{i} + {ctype(index.type)}({size})", i, ctype(index.type))
             indices.append(i)
         return f"{self.expr(op.tensor)}[{', '.join(indices)}]"
 
@@ -829,7 +845,7 @@ class _FunctionPrinter:
             bad.append(f"({d} == {t}(-1))")
         if not bad:
             return d
-        text = f"({t}(1) if {' | '.join(bad)} else {d})"
+        text = self.ternary(" | ".join(bad), f"{t}(1)", d, t)
         if self.inline:
             return text
         name = self.ctx.fresh("divisor")
@@ -852,10 +868,10 @@ class _FunctionPrinter:
             self.ctx.line(f"{name} = {r}")
             r = name
         if dr.lo > 0:
-            return f"({r} + {d} if {r} < {t}(0) else {r})"
+            return self.ternary(f"{r} < {t}(0)", f"{r} + {d}", r, t)
         if dr.hi < 0:
-            return f"({r} + {d} if {r} > {t}(0) else {r})"
-        return f"({r} + {d} if ({r} != {t}(0)) & (({r} < {t}(0)) != ({d} < {t}(0))) else {r})"
+            return self.ternary(f"{r} > {t}(0)", f"{r} + {d}", r, t)
+        return self.ternary(f"({r} != {t}(0)) & (({r} < {t}(0)) != ({d} < {t}(0)))", f"{r} + {d}", r, t)
 
     def range_word(self, op: interval.RangeOp) -> str:
         """
@@ -1295,7 +1311,7 @@ class _FunctionPrinter:
                 name = self.ctx.fresh("rem")
                 self.ctx.line(f"{name} = {rem}")
                 rem = name
-            ph = f"({rem} + {t}({p}) if {rem} < {t}(0) else {rem})"
+            ph = self.ternary(f"{rem} < {t}(0)", f"{rem} + {t}({p})", rem, t)
         if op.phase.type != IntegerType(32):
             ph = f"cutlass.Int32({ph})"
         if not self.inline and not ph.isidentifier():
@@ -1352,7 +1368,7 @@ class _FunctionPrinter:
 
         expr = word_of(word)
         for v, le in chain:
-            expr = f"({word_of(le)} if {t} >= {ct}({v}) else {expr})"
+            expr = self.ternary(f"{t} >= {ct}({v})", word_of(le), expr, "cutlass.Uint32")
         return expr
 
     def shifted_table_word(self, ops: list[interval.TableOp]) -> str:
@@ -1388,9 +1404,11 @@ class _FunctionPrinter:
             word = name
         x = self.expr(shift)
         neg = self.negation(shift, wraps=sr.lo <= -(2**31))
-        return (
-            f"(utils.shr_u32({word}, cutlass.Uint32({x})) if {x} >= cutlass.Int32(0) "
-            f"else utils.shl_u32({word}, cutlass.Uint32({neg})))"
+        return self.ternary(
+            f"{x} >= cutlass.Int32(0)",
+            f"utils.shr_u32({word}, cutlass.Uint32({x}))",
+            f"utils.shl_u32({word}, cutlass.Uint32({neg}))",
+            "cutlass.Uint32",
         )
 
     # Statements -----------------------------------------------------------
