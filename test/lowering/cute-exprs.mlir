@@ -25,6 +25,32 @@ mask.func @causal window {
 
 // -----
 
+// A select of runs on a lane-uniform condition: the module names a
+// conditional expression, a self-contained expression calls cutlass.select_
+// (the DSL's rewrite of a conditional expression nested in the FLASH
+// template's `mask_mod_packed[0] | (...)` crashed its compiler).
+mask.func @head_select window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %c0 = arith.constant 0 : i32
+  %c32 = arith.constant 32 : i32
+  %lo = arith.subi %q, %kv : i32
+  %run = interval.range %lo, %c32 : i32
+  %f = interval.full
+  %c3 = arith.constant 3 : i32
+  %cond = arith.cmpi eq, %h, %c3 : i32
+  %s = interval.select %cond, %run, %f
+  %keep = interval.keep_word %s : i32
+  mask.yield %keep : i32
+}
+
+// CHECK-LABEL: # mask.func @head_select: 1 self-contained keep-mask expressions, ORed
+// CHECK-NEXT:  cutlass.Uint32(cutlass.select_((h_idx[0] == cutlass.Int32(3)), utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(max((q_idx[0] - kv_idx[0]), cutlass.Int32(0)))), cutlass.Uint32(0xFFFFFFFF)))
+// MODULE-LABEL: """maskopt: mask.func @head_select, packed keep word."""
+// MODULE:       cond = (h == cutlass.Int32(3))
+// MODULE:       s = (run if cond else f)
+
+// -----
+
 // fold-intervals' bound of `(511 - kv) > t[q % 7]`: the i64
 // clamp(0 - kv - t, -511, -479) + 511. Its narrowed Int32 form used to print
 // `(cutlass.Int32(0) - kv_idx[0])` inside a nested min/max, the shape ptxas
