@@ -13,6 +13,10 @@ xdsl, attn-gym; no GPU, no CUTLASS).  For every case of
                       ``corpus.reference_words`` (torch on this machine), so the
                       GPU run can check that its own GPU reference (a rebuilt
                       mask_mod under the GPU machine's torch) agrees;
+* ``<name>.dropin.py`` the inductor drop-in's kernel for the case, where it
+                      packs it: torch's FLASH template around its keep-mask
+                      expressions (``maskopt.tools.flash_template``), with
+                      ``<name>.dropin.aux.pt`` its aux tensors;
 * ``manifest.json``   one record per case (packed flag, reason, shape,
                       large_indices, aux dtypes/shapes, whether the module reads
                       b_idx / h_idx).
@@ -47,6 +51,7 @@ def main(argv=None) -> int:
 
     import maskopt
     from maskopt.tools.corpus import CORPUS, reference_words, sample_points
+    from maskopt.tools.flash_template import dropin_module
 
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -74,6 +79,11 @@ def main(argv=None) -> int:
         aux = [t.detach().cpu().contiguous() for t in res.aux_tensors]
         if aux:
             torch.save(aux, out / f"{case.name}.aux.pt")
+        d = dropin_module(case.make(), name=case.name)
+        if d is not None:
+            (out / f"{case.name}.dropin.py").write_text(d.source)
+            if d.aux_tensors:
+                torch.save([t.detach().cpu().contiguous() for t in d.aux_tensors], out / f"{case.name}.dropin.aux.pt")
         b, h, q, kv = sample_points(case)
         words = reference_words(mm, b, h, q, kv)
         np.savez_compressed(
@@ -92,10 +102,13 @@ def main(argv=None) -> int:
             "reads_b": "b_idx[" in src,
             "reads_h": "h_idx[" in src,
             "source_sha256": hashlib.sha256(src.encode()).hexdigest(),
+            "dropin": d is not None,
+            "dropin_sha256": None if d is None else hashlib.sha256(d.source.encode()).hexdigest(),
             "ref_words": int(words.numel()),
         }
         print(
             f"{case.name:32s} {'packed' if res.packed else 'per-lane':8s} aux={len(aux)} "
+            f"drop-in={'yes' if d is not None else 'no'} "
             f"ref={words.numel()} words ({time.perf_counter() - t0:.1f} s)"
         )
 

@@ -331,8 +331,10 @@ MUTATION = ("q = q_idx[0]\n", "q = q_idx[0] + cutlass.Int32(1)\n")
 NEGATIVE_CONTROLS = ("causal", "doc_start_causal_i32", "even_kv_causal")
 
 
-def check_case(rec, args, corpus, device, ref_device, mutant=False):
-    """Check one case; ``mutant``: the module with q replaced by q + 1 (must mismatch)."""
+def check_case(rec, args, corpus, device, ref_device, mutant=False, dropin=False):
+    """Check one case; ``mutant``: the module with q replaced by q + 1 (must
+    mismatch); ``dropin``: the inductor drop-in's kernel (``<name>.dropin.py``)
+    instead of the module."""
     import tempfile
 
     import numpy as np
@@ -340,20 +342,22 @@ def check_case(rec, args, corpus, device, ref_device, mutant=False):
 
     name = rec["name"]
     mdir = Path(args.modules)
-    src = (mdir / f"{name}.py").read_text()
+    stem = f"{name}.dropin" if dropin else name
+    src = (mdir / f"{stem}.py").read_text()
     if "seqlen_info." in src:
         raise RuntimeError("module reads seqlen_info; the harness passes None")
-    path = mdir / f"{name}.py"
+    path = mdir / f"{stem}.py"
     if mutant:
         if MUTATION[0] not in src:
             raise RuntimeError(f"negative control: {MUTATION[0]!r} not in the module")
         path = Path(tempfile.mkdtemp(prefix="maskopt_mutant_")) / f"{name}_mutant.py"
         path.write_text(src.replace(MUTATION[0], MUTATION[1], 1))
-    mod = _load_module(path, f"_maskopt_gpu_{name}{'_mutant' if mutant else ''}")
-    aux_cpu = torch.load(mdir / f"{name}.aux.pt") if (mdir / f"{name}.aux.pt").is_file() else []
+    mod = _load_module(path, f"_maskopt_gpu_{name}{'_dropin' if dropin else ''}{'_mutant' if mutant else ''}")
+    aux_cpu = torch.load(mdir / f"{stem}.aux.pt") if (mdir / f"{stem}.aux.pt").is_file() else []
     aux = [t.to(device).contiguous() for t in aux_cpu]
     compiled, compile_s = compile_harness(mod.mask_mod, aux, device)
-    res = {"name": name + (" [mutant q+1]" if mutant else ""), "packed": rec["packed"],
+    res = {"name": name + (" [drop-in]" if dropin else "") + (" [mutant q+1]" if mutant else ""),
+           "packed": rec["packed"],
            "compile_s": round(compile_s, 3)}
     if args.compile_only and args.min_words == 0:
         return res
@@ -421,6 +425,8 @@ def main(argv=None) -> int:
     ap.add_argument("--negative-control", action="store_true",
                     help=f"also run {', '.join(NEGATIVE_CONTROLS)} with q -> q+1 (each must mismatch)")
     ap.add_argument("--out", default=os.environ.get("OUT"), help="write results.json here")
+    ap.add_argument("--no-dropin", action="store_true",
+                    help="check the modules only, not the drop-in kernels (<name>.dropin.py)")
     args = ap.parse_args(argv)
 
     import torch
@@ -448,13 +454,15 @@ def main(argv=None) -> int:
     results, errors = [], 0
     hdr = f"{'name':30s} {'kind':8s} {'words':>9s} {'mismatch':>8s} {'ref/fp':>9s} {'krn/fp':>6s} {'comp_s':>6s} {'ref_s':>6s} {'run_s':>6s}  parts"
     print(hdr, flush=True)
-    jobs = [(rec, False) for rec in recs]
+    jobs = [(rec, False, False) for rec in recs]
+    if not args.no_dropin:
+        jobs += [(rec, False, True) for rec in recs if rec.get("dropin")]
     if args.negative_control:
-        jobs += [(rec, True) for rec in manifest["cases"] if rec["name"] in NEGATIVE_CONTROLS]
+        jobs += [(rec, True, False) for rec in manifest["cases"] if rec["name"] in NEGATIVE_CONTROLS]
     controls = []
-    for rec, mutant in jobs:
+    for rec, mutant, dropin in jobs:
         try:
-            r = check_case(rec, args, corpus, device, ref_device, mutant=mutant)
+            r = check_case(rec, args, corpus, device, ref_device, mutant=mutant, dropin=dropin)
         except Exception as e:  # noqa: BLE001 - report and go on
             errors += 1
             r = {"name": rec["name"], "packed": rec["packed"], "error": f"{type(e).__name__}: {e}",
@@ -479,7 +487,8 @@ def main(argv=None) -> int:
     tot_bad = sum(r.get("mismatches", 0) for r in ok)
     tot_fp = sum(r.get("ref_vs_cpu_fp", 0) for r in ok) + sum(r.get("kernel_vs_cpu_fp", 0) for r in ok)
     print(
-        f"TOTAL masks={len(results)} errors={errors} words={tot_words} mismatches={tot_bad} "
+        f"TOTAL masks={len(results)} (drop-in kernels {sum(r['name'].endswith('[drop-in]') for r in results)}) "
+        f"errors={errors} words={tot_words} mismatches={tot_bad} "
         f"fingerprint_mismatches={tot_fp} "
         f"cpu_reference_fallbacks={sum(str(r.get('ref_device', '')).startswith('cpu (') for r in ok)} "
         f"min_words_per_mask={min((r.get('words', 0) for r in ok), default=0)}",
