@@ -26,9 +26,9 @@ Exit status: 0 success; 1 the input cannot be compiled (a missing file or
 function, malformed IR, an op that fails verification, a mask_mod that
 raises or that maskopt cannot import, IR the target cannot print); 2 a
 usage error (an unknown option, target, pass or pass option, a malformed
-pipeline); 3 an internal error (a bug in maskopt). Every error is one line,
-`mask-opt: error: ...`, never a traceback, and `-o` is written (atomically)
-only when the whole run succeeds.
+pipeline or target); 3 an internal error (a bug in maskopt). Every error
+is one line, `mask-opt: error: ...`, never a traceback, and `-o` is
+written (atomically) only when the whole run succeeds.
 
 Extra passes and targets come from `maskopt.register_pass`/`register_target`
 in plugin modules: `maskopt.plugins` entry points and `$MASKOPT_PLUGINS`
@@ -75,7 +75,7 @@ exit status:
      raises, has the wrong arity, returns a non-bool or uses an unsupported
      op or dtype, IR the target cannot print
   2  usage error: an unknown option, target, pass or pass option, a malformed
-     pipeline (with its column)
+     pipeline or target (with its column)
   3  internal error in maskopt (please report it)
 every error is one line on stderr, `mask-opt: error: ...`; -o is only
 written when the whole run succeeds.
@@ -396,6 +396,10 @@ class MaskOptMain(xDSLOptMain):
         for action in arg_parser._actions:
             if action.dest in _help:
                 action.help = _help[action.dest]
+            if action.dest == "target":
+                # A malformed -t is a usage error raised as argparse reads it
+                # (xDSLOptMain parses it next, where xDSL raises a BaseException).
+                action.type = _checked_target_spec
         arg_parser.add_argument(
             "--print-ir-after-all",
             default=False,
@@ -760,6 +764,19 @@ class _KeptOpen(StringIO):
 
     def close(self) -> None:
         pass
+
+
+def _checked_target_spec(spec: str) -> str:
+    """`spec`, a `-t` spec that parses (see `parse_target_spec`); a malformed
+    one is a `MaskOptUsageError` (not a `ValueError`: argparse would replace
+    the message with its own)."""
+    from maskopt.passes.pipeline import TargetSyntaxError, parse_target_spec
+
+    try:
+        parse_target_spec(spec)
+    except TargetSyntaxError as e:
+        raise MaskOptUsageError(f"invalid target '{spec}': {e}") from None
+    return spec
 
 
 def _usage_error(message: str) -> NoReturn:

@@ -108,6 +108,29 @@ def test_malformed_pipeline_is_a_one_line_usage_error(tmp_path, capsys, spec, wh
     assert captured.out == "" and not out.exists()
 
 
+@pytest.mark.parametrize(
+    ("spec", "where"),
+    [
+        ("cute{", "column 6, at the end: expected argument name here"),
+        ("cute}", "column 5, at '}': expected `{` or the end of the target here"),
+        ("{}", "column 1, at '{': expected target name here"),
+        ("", "column 1, at the end: expected target name here"),
+        ("cute{x=}", "column 8, at '}': unknown argument value, "),
+        ("cute,mlir", "column 5, at ',': expected `{` or the end of the target here"),
+    ],
+)
+def test_malformed_target_is_a_one_line_usage_error(tmp_path, capsys, spec, where):
+    src = tmp_path / "in.mlir"
+    src.write_text(CAUSAL)
+    out = tmp_path / "out.mlir"
+    assert mask_opt.main([str(src), "-t", spec, "-o", str(out)]) == mask_opt.EXIT_USAGE_ERROR
+    captured = capsys.readouterr()
+    lines = captured.err.splitlines()
+    assert len(lines) == 1, captured.err
+    assert lines[0].startswith(f"mask-opt: error: invalid target '{spec}': {where}")
+    assert captured.out == "" and not out.exists()
+
+
 # -o behaves like a plain write, atomically ---------------------------------------
 
 
