@@ -382,9 +382,9 @@ class MaskOptMain(xDSLOptMain):
             "print_between_passes": "the same as --print-ir-after-all (xdsl-opt's name)",
             "time_passes": "print the wall time of every pass (pack-mask expanded into "
             "its passes) and of loading, tracing, importing and printing, on stderr",
-            "output_file": "write the output to this file instead of stdout, like a "
-            "plain write (a symlink is followed, an existing file keeps its mode) but "
-            "atomically, and only when the whole run succeeds",
+            "output_file": "write the output to this file instead of stdout (`-`: "
+            "stdout), like a plain write (a symlink is followed, an existing file keeps "
+            "its mode) but atomically, and only when the whole run succeeds",
         }
         _help.update(
             {
@@ -599,10 +599,11 @@ class MaskOptMain(xDSLOptMain):
     # Output ----------------------------------------------------------------
 
     def write_output(self, text: str) -> None:
-        """Write to stdout, or to -o like a plain write, atomically (see
-        `write_file_atomically`)."""
+        """Write to stdout (no -o, or `-o -` as for mlir-opt and xdsl-opt), or
+        to -o like a plain write, atomically (see `write_file_atomically`).
+        Called once the whole run has succeeded."""
         path = self.args.output_file
-        if path is None:
+        if path is None or path == "-":
             sys.stdout.write(text)
             sys.stdout.flush()
             return
