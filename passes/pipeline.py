@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import builtin
 from xdsl.passes import ModulePass, PassPipeline
-from xdsl.utils.arg_spec import ArgSpec, PipelineLexer, SpecTokenKind, parse_spec
+from xdsl.utils.arg_spec import ArgSpec, PipelineLexer, SpecTokenKind, parse_pipeline, parse_spec
 from xdsl.utils.exceptions import ArgSpecParseError
 
 
@@ -93,8 +93,15 @@ def parse_pipeline_spec(
     `PassPipeline.parse_spec`, with a malformed spec raised as a
     `PipelineSyntaxError` (xDSL raises a `BaseException`, which escapes
     `except Exception`). An unknown pass or option is xDSL's `ValueError`.
+
+    A trailing comma (`pack-mask,`) is malformed: an empty pass name, as
+    mlir-opt reads it (xDSL drops it). An empty spec is no passes.
     """
     try:
+        tuple(parse_pipeline(spec))  # the syntax first: the first problem is reported
+        tokens = list(_tokens(spec))
+        if len(tokens) > 1 and tokens[-2].kind is SpecTokenKind.COMMA:
+            raise ArgSpecParseError(tokens[-1], "Expected pass name here")
         return PassPipeline.parse_spec(available_passes, spec)
     except ArgSpecParseError as e:
         raise PipelineSyntaxError.from_xdsl(spec, e) from None

@@ -246,6 +246,8 @@ MALFORMED_PIPELINES = [
     ("pack-mask,,cse", 11, ",", "expected pass name here"),
     ("{}", 1, "{", "expected pass name here"),
     ("fold-intervals{max-intervals=}", 30, "}", "unknown argument value"),
+    ("pack-mask,", 11, None, "expected pass name here"),  # mlir-opt rejects it too
+    ("lane-affine,fold-intervals{max-intervals=4},", 45, None, "expected pass name here"),
 ]
 
 

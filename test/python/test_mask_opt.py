@@ -94,6 +94,7 @@ def test_success_and_usage_statuses(tmp_path, capsys):
         ("pack-mask,,cse", "column 11, at ',': expected pass name here"),
         ("{}", "column 1, at '{': expected pass name here"),
         ("fold-intervals{max-intervals=}", "column 30, at '}': unknown argument value, "),
+        ("pack-mask,", "column 11, at the end: expected pass name here"),
     ],
 )
 def test_malformed_pipeline_is_a_one_line_usage_error(tmp_path, capsys, spec, where):

@@ -191,7 +191,7 @@ class Pipeline:
         """
         A pipeline from a `mask-opt -p` spec, with registered passes too.
 
-        A malformed spec (`pack-mask{`, `pack-mask,,cse`) raises
+        A malformed spec (`pack-mask{`, `pack-mask,,cse`, `pack-mask,`) raises
         `PipelineSyntaxError`, an unknown pass or pass option `ValueError`.
         """
         from maskopt.passes.pipeline import parse_pipeline_spec
