@@ -69,7 +69,7 @@
 
 // An unknown target and an unknown option are argument errors.
 // RUN: sh -c 'mask-opt %s -t no-such-target; echo "exit $?"' 2>&1 | filecheck %s --check-prefix=TARGET
-// TARGET:       {{^}}mask-opt: error: argument -t/--target: invalid choice: 'no-such-target' (choose from mlir, cute) (see mask-opt --help){{$}}
+// TARGET:       {{^}}mask-opt: error: argument -t/--target: invalid choice: 'no-such-target' (choose from mlir, cute, cute-exprs) (see mask-opt --help){{$}}
 // TARGET-NEXT:  {{^}}exit 2{{$}}
 // RUN: sh -c 'mask-opt %s --no-such-option; echo "exit $?"' 2>&1 | filecheck %s --check-prefix=FLAG
 // FLAG:         {{^}}mask-opt: error: unrecognized arguments: --no-such-option (see mask-opt --help){{$}}
