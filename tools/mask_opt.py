@@ -448,6 +448,24 @@ class MaskOptMain(xDSLOptMain):
             ) from None
         self.steps = _expand(parsed.passes)
         self.pipeline = parsed
+        self._check_target_options()
+
+    def _check_target_options(self) -> None:
+        """An unknown or ill-typed `-t` option is a usage error, like a pass
+        option's, found before the input is read (xDSL finds it only when
+        the target prints, as a `ValueError`: an internal error)."""
+        import inspect
+
+        from maskopt.passes.pipeline import parse_target_spec
+
+        spec = parse_target_spec(self.args.target)  # checked as argparse read it
+        factory = self.available_targets[spec.name]  # and so was the name
+        if inspect.signature(factory).parameters:
+            return  # a legacy target function: no options
+        try:
+            factory().from_spec(spec)
+        except ValueError as e:
+            raise MaskOptUsageError(f"invalid target '{self.args.target}': {_first_line(e)}") from None
 
     def apply_passes(self, prog: ModuleOp):
         """Run the (expanded) pipeline, verifying the IR before the first pass

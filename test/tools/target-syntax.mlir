@@ -3,6 +3,7 @@
 // problem and the text found there (or "the end"); -o is not written. A
 // target is one name, with options in braces: nothing may follow it.
 
+// RUN: rm -f %t.out
 // RUN: sh -c "mask-opt %s -t 'cute{' -o %t.out; echo \"exit \$?\"" 2>&1 | filecheck %s --check-prefix=OPEN
 // RUN: sh -c "mask-opt %s -t 'cute}' -o %t.out; echo \"exit \$?\"" 2>&1 | filecheck %s --check-prefix=CLOSE
 // RUN: sh -c "mask-opt %s -t '{}' -o %t.out; echo \"exit \$?\"" 2>&1 | filecheck %s --check-prefix=NONAME
@@ -10,6 +11,9 @@
 // RUN: sh -c "mask-opt %s -t 'cute{x=}' -o %t.out; echo \"exit \$?\"" 2>&1 | filecheck %s --check-prefix=NOVALUE
 // RUN: sh -c "mask-opt %s -t 'cute,mlir' -o %t.out; echo \"exit \$?\"" 2>&1 | filecheck %s --check-prefix=TWO
 // RUN: sh -c "mask-opt %s -t 'cute{}x' -o %t.out; echo \"exit \$?\"" 2>&1 | filecheck %s --check-prefix=AFTER
+// An unknown target option is a usage error too, found before the input is
+// read (like an unknown pass option).
+// RUN: sh -c "mask-opt %s -t 'cute{x=1}' -o %t.out; echo \"exit \$?\"" 2>&1 | filecheck %s --check-prefix=OPTION
 // RUN: not test -e %t.out
 // A well-formed target still works.
 // RUN: mask-opt %s -p pack-mask -t 'cute{}' | filecheck %s --check-prefix=CUTE
@@ -28,6 +32,8 @@
 // TWO-NEXT:     {{^}}exit 2{{$}}
 // AFTER:        {{^}}mask-opt: error: invalid target 'cute{}x': column 7, at 'x': expected the end of the target here{{$}}
 // AFTER-NEXT:   {{^}}exit 2{{$}}
+// OPTION:       {{^}}mask-opt: error: invalid target 'cute{x=1}': Provided arguments ["x"] not found in expected arguments []{{$}}
+// OPTION-NEXT:  {{^}}exit 2{{$}}
 // CUTE:         def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
 
 mask.func @causal {
