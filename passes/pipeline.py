@@ -5,7 +5,9 @@
     fold-intervals{max-intervals=N}, simplify-intervals, canonicalize, cse
 
 And `parse_pipeline_spec`, the parser of `-p` specs that `mask-opt` and
-`maskopt.Pipeline.parse` share: a malformed spec is a `PipelineSyntaxError`.
+`maskopt.Pipeline.parse` share: a malformed spec is a `PipelineSyntaxError`;
+and `parse_target_spec`, the parser of `-t` specs that `mask-opt` and
+`maskopt.emit` share: a malformed one is a `TargetSyntaxError`.
 """
 
 import re
@@ -15,6 +17,7 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import builtin
 from xdsl.passes import ModulePass, PassPipeline
+from xdsl.utils.arg_spec import ArgSpec, PipelineLexer, SpecTokenKind, parse_pipeline, parse_spec
 from xdsl.utils.exceptions import ArgSpecParseError
 
 
@@ -50,8 +53,8 @@ class PipelineSyntaxError(ValueError):
             line = spec[start : end if end >= 0 else len(spec)]
             self.add_note(f"  {line}\n  {' ' * (column - 1 - start)}^")
 
-    @staticmethod
-    def from_xdsl(spec: str, e: ArgSpecParseError) -> "PipelineSyntaxError":
+    @classmethod
+    def from_xdsl(cls, spec: str, e: ArgSpecParseError) -> "PipelineSyntaxError":
         """
         Convert xDSL's `ArgSpecParseError`, which carries its position only in
         its text: `pass-pipeline:LINE:COL`, the spec's line, carets under the
@@ -63,14 +66,24 @@ class PipelineSyntaxError(ValueError):
             reason = reason[0].lower() + reason[1:]
         where = next((m for ln in lines if (m := re.fullmatch(r"pass-pipeline:(\d+):(\d+)", ln))), None)
         if where is None:
-            return PipelineSyntaxError(spec, None, None, reason)
+            return cls(spec, None, None, reason)
         line, column = int(where.group(1)), int(where.group(2))
         start = sum(len(ln) + 1 for ln in spec.split("\n")[: line - 1]) + column - 1
         carets = next((ln for ln in lines if set(ln.strip()) == {"^"}), "^")
         end = start + max(carets.count("^"), 1)
         found = spec[start:end] if start < len(spec) else None
         # The column through the whole spec (the same unless it has newlines).
-        return PipelineSyntaxError(spec, start + 1, found, reason)
+        return cls(spec, start + 1, found, reason)
+
+
+class TargetSyntaxError(PipelineSyntaxError):
+    """
+    A target spec (`mask-opt -t`, `maskopt.emit`) that does not parse, e.g.
+    `cute{`, `cute}`, `cute,mlir` or an empty one. A target spec has the
+    syntax of one pass of a pipeline, `name` or `name{options}`, so this is a
+    `PipelineSyntaxError` (and a `ValueError`), with the same fields and
+    one-line `str()`: `column 6, at the end: expected argument name here`.
+    """
 
 
 def parse_pipeline_spec(
@@ -80,11 +93,55 @@ def parse_pipeline_spec(
     `PassPipeline.parse_spec`, with a malformed spec raised as a
     `PipelineSyntaxError` (xDSL raises a `BaseException`, which escapes
     `except Exception`). An unknown pass or option is xDSL's `ValueError`.
+
+    A trailing comma (`pack-mask,`) is malformed: an empty pass name, as
+    mlir-opt reads it (xDSL drops it). An empty spec is no passes.
     """
     try:
+        tuple(parse_pipeline(spec))  # the syntax first: the first problem is reported
+        tokens = list(_tokens(spec))
+        if len(tokens) > 1 and tokens[-2].kind is SpecTokenKind.COMMA:
+            raise ArgSpecParseError(tokens[-1], "Expected pass name here")
         return PassPipeline.parse_spec(available_passes, spec)
     except ArgSpecParseError as e:
         raise PipelineSyntaxError.from_xdsl(spec, e) from None
+
+
+def parse_target_spec(spec: str) -> ArgSpec:
+    """
+    A target spec, `name` or `name{options}`, and nothing after it; a
+    malformed one raises `TargetSyntaxError`. (xDSL's `parse_spec` raises a
+    `BaseException`, and stops after the first spec: it reads `cute,mlir` and
+    `cute{}x` as `cute`.) The name and options are not checked here.
+    """
+    try:
+        tokens = list(_tokens(spec))
+        name = tokens[0]
+        if name.kind is not SpecTokenKind.IDENT:
+            raise ArgSpecParseError(name, "Expected target name here")
+        after = tokens[1]  # the lexer ends a non-empty spec with an EOF token
+        if after.kind is SpecTokenKind.EOF:
+            return ArgSpec(name.span.text, {})
+        if after.kind is not SpecTokenKind.L_BRACE:
+            raise ArgSpecParseError(after, "Expected `{` or the end of the target here")
+        parsed = parse_spec(spec)  # the options; raises if they are malformed
+        # They parsed, so the first `}` closes them (a string value is one token).
+        close = next(i for i, t in enumerate(tokens) if t.kind is SpecTokenKind.R_BRACE)
+        if tokens[close + 1].kind is not SpecTokenKind.EOF:
+            raise ArgSpecParseError(tokens[close + 1], "Expected the end of the target here")
+        return parsed
+    except ArgSpecParseError as e:
+        raise TargetSyntaxError.from_xdsl(spec, e) from None
+
+
+def _tokens(spec: str):
+    """The tokens of `spec`, EOF included (`ArgSpecParseError` at an unknown one)."""
+    lexer = PipelineLexer(spec)
+    while True:
+        token = lexer.lex()
+        yield token
+        if token.kind is SpecTokenKind.EOF:
+            return
 
 
 def pack_mask_passes(max_intervals: int = 8) -> tuple[ModulePass, ...]:

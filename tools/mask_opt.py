@@ -26,9 +26,9 @@ Exit status: 0 success; 1 the input cannot be compiled (a missing file or
 function, malformed IR, an op that fails verification, a mask_mod that
 raises or that maskopt cannot import, IR the target cannot print); 2 a
 usage error (an unknown option, target, pass or pass option, a malformed
-pipeline); 3 an internal error (a bug in maskopt). Every error is one line,
-`mask-opt: error: ...`, never a traceback, and `-o` is written (atomically)
-only when the whole run succeeds.
+pipeline or target); 3 an internal error (a bug in maskopt). Every error
+is one line, `mask-opt: error: ...`, never a traceback, and `-o` is
+written (atomically) only when the whole run succeeds.
 
 Extra passes and targets come from `maskopt.register_pass`/`register_target`
 in plugin modules: `maskopt.plugins` entry points and `$MASKOPT_PLUGINS`
@@ -75,7 +75,7 @@ exit status:
      raises, has the wrong arity, returns a non-bool or uses an unsupported
      op or dtype, IR the target cannot print
   2  usage error: an unknown option, target, pass or pass option, a malformed
-     pipeline (with its column)
+     pipeline or target (with its column)
   3  internal error in maskopt (please report it)
 every error is one line on stderr, `mask-opt: error: ...`; -o is only
 written when the whole run succeeds.
@@ -382,9 +382,9 @@ class MaskOptMain(xDSLOptMain):
             "print_between_passes": "the same as --print-ir-after-all (xdsl-opt's name)",
             "time_passes": "print the wall time of every pass (pack-mask expanded into "
             "its passes) and of loading, tracing, importing and printing, on stderr",
-            "output_file": "write the output to this file instead of stdout, like a "
-            "plain write (a symlink is followed, an existing file keeps its mode) but "
-            "atomically, and only when the whole run succeeds",
+            "output_file": "write the output to this file instead of stdout (`-`: "
+            "stdout), like a plain write (a symlink is followed, an existing file keeps "
+            "its mode) but atomically, and only when the whole run succeeds",
         }
         _help.update(
             {
@@ -396,6 +396,10 @@ class MaskOptMain(xDSLOptMain):
         for action in arg_parser._actions:
             if action.dest in _help:
                 action.help = _help[action.dest]
+            if action.dest == "target":
+                # A malformed -t is a usage error raised as argparse reads it
+                # (xDSLOptMain parses it next, where xDSL raises a BaseException).
+                action.type = _checked_target_spec
         arg_parser.add_argument(
             "--print-ir-after-all",
             default=False,
@@ -444,6 +448,24 @@ class MaskOptMain(xDSLOptMain):
             ) from None
         self.steps = _expand(parsed.passes)
         self.pipeline = parsed
+        self._check_target_options()
+
+    def _check_target_options(self) -> None:
+        """An unknown or ill-typed `-t` option is a usage error, like a pass
+        option's, found before the input is read (xDSL finds it only when
+        the target prints, as a `ValueError`: an internal error)."""
+        import inspect
+
+        from maskopt.passes.pipeline import parse_target_spec
+
+        spec = parse_target_spec(self.args.target)  # checked as argparse read it
+        factory = self.available_targets[spec.name]  # and so was the name
+        if inspect.signature(factory).parameters:
+            return  # a legacy target function: no options
+        try:
+            factory().from_spec(spec)
+        except ValueError as e:
+            raise MaskOptUsageError(f"invalid target '{self.args.target}': {_first_line(e)}") from None
 
     def apply_passes(self, prog: ModuleOp):
         """Run the (expanded) pipeline, verifying the IR before the first pass
@@ -595,10 +617,11 @@ class MaskOptMain(xDSLOptMain):
     # Output ----------------------------------------------------------------
 
     def write_output(self, text: str) -> None:
-        """Write to stdout, or to -o like a plain write, atomically (see
-        `write_file_atomically`)."""
+        """Write to stdout (no -o, or `-o -` as for mlir-opt and xdsl-opt), or
+        to -o like a plain write, atomically (see `write_file_atomically`).
+        Called once the whole run has succeeded."""
         path = self.args.output_file
-        if path is None:
+        if path is None or path == "-":
             sys.stdout.write(text)
             sys.stdout.flush()
             return
@@ -760,6 +783,19 @@ class _KeptOpen(StringIO):
 
     def close(self) -> None:
         pass
+
+
+def _checked_target_spec(spec: str) -> str:
+    """`spec`, a `-t` spec that parses (see `parse_target_spec`); a malformed
+    one is a `MaskOptUsageError` (not a `ValueError`: argparse would replace
+    the message with its own)."""
+    from maskopt.passes.pipeline import TargetSyntaxError, parse_target_spec
+
+    try:
+        parse_target_spec(spec)
+    except TargetSyntaxError as e:
+        raise MaskOptUsageError(f"invalid target '{spec}': {e}") from None
+    return spec
 
 
 def _usage_error(message: str) -> NoReturn:

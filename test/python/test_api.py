@@ -246,6 +246,8 @@ MALFORMED_PIPELINES = [
     ("pack-mask,,cse", 11, ",", "expected pass name here"),
     ("{}", 1, "{", "expected pass name here"),
     ("fold-intervals{max-intervals=}", 30, "}", "unknown argument value"),
+    ("pack-mask,", 11, None, "expected pass name here"),  # mlir-opt rejects it too
+    ("lane-affine,fold-intervals{max-intervals=4},", 45, None, "expected pass name here"),
 ]
 
 
@@ -261,6 +263,39 @@ def test_pipeline_parse_malformed_spec_says_where(spec, column, found, reason):
     assert e.__notes__ == [f"  {spec}\n  {' ' * (column - 1)}^"]  # the caret, in a traceback
     with pytest.raises(maskopt.PipelineSyntaxError):
         maskopt.compile_mask(lambda b, h, q, kv: q >= kv, pipeline=spec)
+
+
+# A malformed target spec: (spec, column, the text found there, None at the end).
+MALFORMED_TARGETS = [
+    ("cute{", 6, None, "expected argument name here"),
+    ("cute}", 5, "}", "expected `{` or the end of the target here"),
+    ("{}", 1, "{", "expected target name here"),
+    ("", 1, None, "expected target name here"),
+    ("cute{x=}", 8, "}", "unknown argument value"),
+    ("cute,mlir", 5, ",", "expected `{` or the end of the target here"),
+    ("cute,", 5, ",", "expected `{` or the end of the target here"),
+    ("cute{}x", 7, "x", "expected the end of the target here"),
+]
+
+
+@pytest.mark.parametrize(("spec", "column", "found", "reason"), MALFORMED_TARGETS)
+def test_emit_malformed_target_says_where(spec, column, found, reason):
+    module = maskopt.parse_mlir(CAUSAL_MLIR)
+    with pytest.raises(maskopt.TargetSyntaxError) as info:
+        maskopt.emit(module, spec)
+    e = info.value
+    # A target spec has the syntax of one pass: the same error, and a ValueError.
+    assert isinstance(e, maskopt.PipelineSyntaxError) and isinstance(e, ValueError)
+    assert (e.spec, e.column, e.found) == (spec, column, found)
+    at = "the end" if found is None else f"'{found}'"
+    assert str(e).startswith(f"column {column}, at {at}: {reason}") and "\n" not in str(e)
+    assert e.__notes__ == [f"  {spec}\n  {' ' * (column - 1)}^"]
+
+
+def test_emit_well_formed_target_specs():
+    module = maskopt.parse_mlir(CAUSAL_MLIR)
+    assert maskopt.emit(module, "cute{}") == maskopt.emit(module, "cute")
+    assert "mask.func @causal" in maskopt.emit(module, "mlir")
 
 
 def test_run_pipeline_callback_sees_module_after_each_pass():

@@ -94,6 +94,7 @@ def test_success_and_usage_statuses(tmp_path, capsys):
         ("pack-mask,,cse", "column 11, at ',': expected pass name here"),
         ("{}", "column 1, at '{': expected pass name here"),
         ("fold-intervals{max-intervals=}", "column 30, at '}': unknown argument value, "),
+        ("pack-mask,", "column 11, at the end: expected pass name here"),
     ],
 )
 def test_malformed_pipeline_is_a_one_line_usage_error(tmp_path, capsys, spec, where):
@@ -105,6 +106,29 @@ def test_malformed_pipeline_is_a_one_line_usage_error(tmp_path, capsys, spec, wh
     lines = captured.err.splitlines()
     assert len(lines) == 1, captured.err
     assert lines[0].startswith(f"mask-opt: error: invalid pass pipeline '{spec}': {where}")
+    assert captured.out == "" and not out.exists()
+
+
+@pytest.mark.parametrize(
+    ("spec", "where"),
+    [
+        ("cute{", "column 6, at the end: expected argument name here"),
+        ("cute}", "column 5, at '}': expected `{` or the end of the target here"),
+        ("{}", "column 1, at '{': expected target name here"),
+        ("", "column 1, at the end: expected target name here"),
+        ("cute{x=}", "column 8, at '}': unknown argument value, "),
+        ("cute,mlir", "column 5, at ',': expected `{` or the end of the target here"),
+    ],
+)
+def test_malformed_target_is_a_one_line_usage_error(tmp_path, capsys, spec, where):
+    src = tmp_path / "in.mlir"
+    src.write_text(CAUSAL)
+    out = tmp_path / "out.mlir"
+    assert mask_opt.main([str(src), "-t", spec, "-o", str(out)]) == mask_opt.EXIT_USAGE_ERROR
+    captured = capsys.readouterr()
+    lines = captured.err.splitlines()
+    assert len(lines) == 1, captured.err
+    assert lines[0].startswith(f"mask-opt: error: invalid target '{spec}': {where}")
     assert captured.out == "" and not out.exists()
 
 

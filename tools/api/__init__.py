@@ -17,7 +17,8 @@ The public API (stable; everything else is internal):
   `PipelineSyntaxError` (a `ValueError`, with the column of the problem).
 - `register_pass`, `register_target`, `get_all_passes`, `get_all_targets`:
   the registries `mask-opt` uses too.
-- `make_context`, `parse_mlir`, `emit`: IR in, IR or target text out.
+- `make_context`, `parse_mlir`, `emit`: IR in, IR or target text out. A
+  malformed target spec raises `TargetSyntaxError` (a `PipelineSyntaxError`).
 - `maskopt.inductor`: a drop-in for torch inductor's
   `select_packed_mask_intervals`, with `install()`/`uninstall()`.
 
@@ -37,7 +38,7 @@ from typing import TYPE_CHECKING, Any, Union
 if TYPE_CHECKING:  # pragma: no cover
     import types
 
-    from maskopt.passes.pipeline import PipelineSyntaxError
+    from maskopt.passes.pipeline import PipelineSyntaxError, TargetSyntaxError
     from maskopt.passes.remarks import Remark
 
     import torch
@@ -54,6 +55,7 @@ __all__ = [
     "PassCallback",
     "PipelineSyntaxError",
     "Remark",
+    "TargetSyntaxError",
     "__version__",
     "compile_mask",
     "emit",
@@ -150,11 +152,15 @@ def register_target(
 
 
 def emit(module: ModuleOp, target: str = "cute", *, ctx: Context | None = None) -> str:
-    """The text a target prints for `module` (`target` is a `-t` spec, e.g. `"cute"`)."""
-    from xdsl.passes import parse_pipeline
+    """
+    The text a target prints for `module` (`target` is a `-t` spec, e.g.
+    `"cute"`). A malformed spec (`cute{`, `cute,mlir`, `""`) raises
+    `TargetSyntaxError` (a `PipelineSyntaxError`), an unknown target `ValueError`.
+    """
+    from maskopt.passes.pipeline import parse_target_spec
 
     targets = get_all_targets()
-    (spec,) = tuple(parse_pipeline(target))
+    spec = parse_target_spec(target)
     if spec.name not in targets:
         raise ValueError(f"unknown target '{spec.name}'; known: {', '.join(sorted(targets))}")
     out = io.StringIO()
@@ -185,7 +191,7 @@ class Pipeline:
         """
         A pipeline from a `mask-opt -p` spec, with registered passes too.
 
-        A malformed spec (`pack-mask{`, `pack-mask,,cse`) raises
+        A malformed spec (`pack-mask{`, `pack-mask,,cse`, `pack-mask,`) raises
         `PipelineSyntaxError`, an unknown pass or pass option `ValueError`.
         """
         from maskopt.passes.pipeline import parse_pipeline_spec
@@ -505,4 +511,8 @@ def __getattr__(name: str) -> Any:
         from maskopt.passes.pipeline import PipelineSyntaxError
 
         return PipelineSyntaxError
+    if name == "TargetSyntaxError":
+        from maskopt.passes.pipeline import TargetSyntaxError
+
+        return TargetSyntaxError
     raise AttributeError(f"module 'maskopt' has no attribute {name!r}")
