@@ -146,6 +146,7 @@ def main(argv=None) -> int:
     ap.add_argument("--stop", type=int, default=None)
     ap.add_argument("--negative-control", type=int, default=10, metavar="K")
     ap.add_argument("--out", default=os.environ.get("OUT"))
+    ap.add_argument("-v", "--verbose", action="store_true", help="one line of timings per mask")
     ap.add_argument("--compile-only", action="store_true",
                     help="no GPU: regenerate, check the fingerprints on the CPU, compile the harnesses")
     args = ap.parse_args(argv)
@@ -171,8 +172,10 @@ def main(argv=None) -> int:
     controls = {"module": 0, "dropin": 0}
     for j, rec in enumerate(recs):
         mutate = {k for k in controls if controls[k] < args.negative_control and rec[k] is not None}
+        t1 = time.perf_counter()
         try:
             r = check_record(rec, aux_all[rec["id"]], fuzz, device, mutate, args.compile_only)
+            r["t_total"] = round(time.perf_counter() - t1, 3)
         except Exception as e:  # noqa: BLE001 - report and go on
             errors += 1
             r = {"id": rec["id"], "error": f"{type(e).__name__}: {e}", "traceback": traceback.format_exc()[-3000:]}
@@ -183,7 +186,11 @@ def main(argv=None) -> int:
         bad = r.get("module_mismatches", 0) + r.get("dropin_mismatches", 0) + (not r.get("fp_ok", True))
         if bad:
             print(f"mask {rec['id']}: MISMATCH {json.dumps(r)}", flush=True)
-        if (j + 1) % 100 == 0:
+        if args.verbose:
+            print(f"mask {rec['id']}: " + " ".join(
+                f"{k}={r[k]}" for k in ("words", "ref_s", "module_compile_s", "module_run_s",
+                                        "dropin_compile_s", "dropin_run_s", "t_total") if k in r), flush=True)
+        if (j + 1) % 50 == 0:
             print(f"... {j + 1}/{len(recs)} masks, {time.time() - t0:.0f} s", flush=True)
     ok = [r for r in results if "error" not in r]
     tot = {
