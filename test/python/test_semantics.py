@@ -465,3 +465,27 @@ def test_split_load_reads_no_index_the_mask_does_not():
         z, z, z, kv, aux_tensors=result.aux_tensors
     )
     assert torch.equal(words, corpus.reference_words(_tile_padding, z, z, z, kv))
+
+
+# torch.where with a lane-dependent condition (issue 20).
+def _where_nested(b, h, q_idx, kv_idx):
+    # the inner condition is split into pieces first; the outer select's
+    # pieces clone the inner select with that rewritten condition
+    limit = torch.where(kv_idx < 4, q_idx + 100, q_idx)
+    return torch.where(kv_idx % 64 < 8, limit, limit - 20) >= kv_idx
+
+
+@pytest.mark.parametrize("fn", [_where_nested])
+def test_lane_dependent_where_packs_and_matches_eager(fn):
+    """A `torch.where` whose condition depends on kv_idx packs, and the words
+    equal eager torch on every lane alignment and near 2^31."""
+    import maskopt
+    from maskopt.tools import fuzz
+
+    result = maskopt.compile_mask(fn)
+    assert result.packed, result.reason
+    b, h, q, kv = fuzz.box_points((1, 8, 300, 300), consts=(4, 8, 20, 64, 100), seed=2)
+    words = cute_emulator.load_module(result.cute_source).keep_words(b, h, q, kv)
+    ref = corpus.reference_words(fn, b, h, q, kv)
+    bad = (words != ref).nonzero().flatten()
+    assert bad.numel() == 0, (int(h[bad[0]]), int(q[bad[0]]), int(kv[bad[0]]), hex(int(words[bad[0]])), hex(int(ref[bad[0]])))
