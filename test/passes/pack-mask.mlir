@@ -192,7 +192,8 @@ mask.func @per_batch_window {
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
-// Per-head masking: a lane-uniform condition selects the causal run.
+// Per-head masking: a lane-uniform condition selects the causal run;
+// select(h < 4, causal, true) is canonicalized to (h >= 4) | causal.
 mask.func @head_causal {
 ^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
   %c4 = arith.constant 4 : i32
@@ -206,27 +207,24 @@ mask.func @head_causal {
 // CHECK-LABEL: mask.func @head_causal window {
 // CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
 // CHECK-NEXT:    %[[C4:.*]] = arith.constant 4 : i32
-// CHECK-NEXT:    %[[CAUSAL_HEAD:.*]] = arith.cmpi slt, %[[H]], %[[C4]] : i32
 // CHECK-NEXT:    %[[V0:.*]] = arith.subi %[[Q]], %[[KV]] : i32
+// CHECK-NEXT:    %[[HIGH:.*]] = arith.cmpi sge, %[[H]], %[[C4]] : i32
 // CHECK-NEXT:    %[[V1:.*]] = arith.constant 31 : i32
 // CHECK-NEXT:    %[[V2:.*]] = arith.subi %[[V1]], %[[V0]] : i32
 // CHECK-NEXT:    %[[V3:.*]] = arith.constant 0 : i32
 // CHECK-NEXT:    %[[V4:.*]] = arith.maxsi %[[V2]], %[[V3]] : i32
 // CHECK-NEXT:    %[[V5:.*]] = arith.constant 32 : i32
 // CHECK-NEXT:    %[[V6:.*]] = arith.subi %[[V5]], %[[V4]] : i32
-// CHECK-NEXT:    %[[V7:.*]] = interval.range %[[V3]], %[[V6]] : i32
+// CHECK-NEXT:    %[[V7:.*]] = interval.full
 // CHECK-NEXT:    %[[V8:.*]] = interval.empty
-// CHECK-NEXT:    %[[V9:.*]] = interval.select %[[CAUSAL_HEAD]], %[[V7]], %[[V8]]
-// CHECK-NEXT:    %[[V10:.*]] = interval.full
-// CHECK-NEXT:    %[[V11:.*]] = arith.constant true
-// CHECK-NEXT:    %[[V12:.*]] = arith.xori %[[CAUSAL_HEAD]], %[[V11]] : i1
-// CHECK-NEXT:    %[[V13:.*]] = interval.select %[[V12]], %[[V10]], %[[V8]]
-// CHECK-NEXT:    %[[V14:.*]] = interval.union %[[V9]], %[[V13]]
-// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V14]] : i32
+// CHECK-NEXT:    %[[V9:.*]] = interval.select %[[HIGH]], %[[V7]], %[[V8]]
+// CHECK-NEXT:    %[[V10:.*]] = interval.range %[[V3]], %[[V6]] : i32
+// CHECK-NEXT:    %[[V11:.*]] = interval.union %[[V9]], %[[V10]]
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V11]] : i32
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
-// ONE-LABEL: mask.func @head_causal window unpacked "2 ranges exceed max-intervals=1 at `torch.where(h < 4, -lane + (q - kv) >= 0, True)`; raise max-intervals (pack-mask{max-intervals=N}, compile_mask(..., max_intervals=N)): this point alone needs 2" {
+// ONE-LABEL: mask.func @head_causal window unpacked "2 ranges exceed max-intervals=1 at `(h >= 4) | (-lane + (q - kv) >= 0)`; raise max-intervals (pack-mask{max-intervals=N}, compile_mask(..., max_intervals=N)): this point alone needs 2" {
 
 // Constant masks fold to constant keep words.
 mask.func @everything {

@@ -475,7 +475,29 @@ def _where_nested(b, h, q_idx, kv_idx):
     return torch.where(kv_idx % 64 < 8, limit, limit - 20) >= kv_idx
 
 
-@pytest.mark.parametrize("fn", [_where_nested])
+def _where_global(b, h, q_idx, kv_idx):
+    return torch.where(kv_idx < 4, True, q_idx >= kv_idx)  # (kv < 4) | (q >= kv)
+
+
+def _where_and(b, h, q_idx, kv_idx):
+    return torch.where(q_idx - kv_idx <= 256, q_idx >= kv_idx, False)
+
+
+def _where_and_not(b, h, q_idx, kv_idx):
+    return torch.where(kv_idx < 4, False, q_idx >= kv_idx)
+
+
+def _where_or_not(b, h, q_idx, kv_idx):
+    return torch.where(kv_idx >= 4, q_idx >= kv_idx, True)
+
+
+def _where_uniform(b, h, q_idx, kv_idx):
+    return torch.where(h < 4, q_idx >= kv_idx, True)
+
+
+@pytest.mark.parametrize(
+    "fn", [_where_nested, _where_global, _where_and, _where_and_not, _where_or_not, _where_uniform]
+)
 def test_lane_dependent_where_packs_and_matches_eager(fn):
     """A `torch.where` whose condition depends on kv_idx packs, and the words
     equal eager torch on every lane alignment and near 2^31."""
@@ -484,7 +506,7 @@ def test_lane_dependent_where_packs_and_matches_eager(fn):
 
     result = maskopt.compile_mask(fn)
     assert result.packed, result.reason
-    b, h, q, kv = fuzz.box_points((1, 8, 300, 300), consts=(4, 8, 20, 64, 100), seed=2)
+    b, h, q, kv = fuzz.box_points((1, 8, 300, 300), consts=(4, 8, 20, 64, 100, 256), seed=2)
     words = cute_emulator.load_module(result.cute_source).keep_words(b, h, q, kv)
     ref = corpus.reference_words(fn, b, h, q, kv)
     bad = (words != ref).nonzero().flatten()
