@@ -491,12 +491,25 @@ def _where_or_not(b, h, q_idx, kv_idx):
     return torch.where(kv_idx >= 4, q_idx >= kv_idx, True)
 
 
+def _where_general(b, h, q_idx, kv_idx):
+    # an i1 select with no constant arm: (c & a) | (~c & b)
+    return torch.where(kv_idx < q_idx - 64, kv_idx % 64 < 8, q_idx >= kv_idx)
+
+
+def _where_in_condition(b, h, q_idx, kv_idx):
+    # a lane-dependent i1 select as the condition of another
+    keep = torch.where(kv_idx < 16, q_idx - kv_idx <= 100, kv_idx % 4 == 0)
+    return torch.where(keep, q_idx >= kv_idx, kv_idx == q_idx + 1)
+
+
 def _where_uniform(b, h, q_idx, kv_idx):
     return torch.where(h < 4, q_idx >= kv_idx, True)
 
 
 @pytest.mark.parametrize(
-    "fn", [_where_nested, _where_global, _where_and, _where_and_not, _where_or_not, _where_uniform]
+    "fn",
+    [_where_nested, _where_global, _where_and, _where_and_not, _where_or_not, _where_general,
+     _where_in_condition, _where_uniform],
 )
 def test_lane_dependent_where_packs_and_matches_eager(fn):
     """A `torch.where` whose condition depends on kv_idx packs, and the words
@@ -506,7 +519,7 @@ def test_lane_dependent_where_packs_and_matches_eager(fn):
 
     result = maskopt.compile_mask(fn)
     assert result.packed, result.reason
-    b, h, q, kv = fuzz.box_points((1, 8, 300, 300), consts=(4, 8, 20, 64, 100, 256), seed=2)
+    b, h, q, kv = fuzz.box_points((1, 8, 300, 300), consts=(1, 4, 8, 16, 20, 64, 100, 256), seed=2)
     words = cute_emulator.load_module(result.cute_source).keep_words(b, h, q, kv)
     ref = corpus.reference_words(fn, b, h, q, kv)
     bad = (words != ref).nonzero().flatten()
