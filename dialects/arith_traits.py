@@ -2,9 +2,9 @@
 Extra canonicalization patterns for xDSL's `arith` ops, attached the way
 MLIR attaches external models: `install()` adds a
 `HasCanonicalizationPatternsTrait` to `arith.andi`, `arith.ori` and
-`arith.xori` (via xDSL's `OpTraits.add_trait`), so the stock `canonicalize`
-pass finds the i1 identities in
-`maskopt.passes.canonicalization_patterns.arith_bool`, and to
+`arith.xori` and `arith.select` (via xDSL's `OpTraits.add_trait`, next to
+xDSL's own select patterns), so the stock `canonicalize` pass finds the i1
+identities in `maskopt.passes.canonicalization_patterns.arith_bool`, and to
 `arith.floordivsi`, `arith.remsi`, `arith.shrsi` and `arith.shli` for the
 integer folds in `maskopt.passes.canonicalization_patterns.arith_int`.
 
@@ -46,6 +46,19 @@ class XOrIBoolCanonicalization(HasCanonicalizationPatternsTrait):
         )
 
         return (XOrIBoolIdentity(), XOrINotCmpi())
+
+
+class SelectBoolCanonicalization(HasCanonicalizationPatternsTrait):
+    @classmethod
+    def get_canonicalization_patterns(cls):
+        from maskopt.passes.canonicalization_patterns.arith_bool import (
+            SelectI1ToAnd,
+            SelectI1ToAndNot,
+            SelectI1ToOr,
+            SelectI1ToOrNot,
+        )
+
+        return (SelectI1ToOr(), SelectI1ToAnd(), SelectI1ToAndNot(), SelectI1ToOrNot())
 
 
 class FloorDivSIFolds(HasCanonicalizationPatternsTrait):
@@ -101,6 +114,7 @@ def install() -> None:
     arith.AndIOp.traits.add_trait(AndIBoolCanonicalization())
     arith.OrIOp.traits.add_trait(OrIBoolCanonicalization())
     arith.XOrIOp.traits.add_trait(XOrIBoolCanonicalization())
+    arith.SelectOp.traits.add_trait(SelectBoolCanonicalization())
     arith.FloorDivSIOp.traits.add_trait(FloorDivSIFolds())
     arith.RemSIOp.traits.add_trait(RemSIFolds())
     arith.ShRSIOp.traits.add_trait(ShRSIFolds())

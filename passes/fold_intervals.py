@@ -11,7 +11,8 @@ lower bounds (lo <= L), upper bounds (L < hi) and lane-uniform conditions:
   clipped bound unchanged);
 - a lane-uniform i1 keeps all lanes or none;
 - `andi` intersects, `ori` unites, `xori %x, true` complements (De Morgan),
-  `select` on a lane-uniform condition chooses, i1 equality is xnor;
+  `select` on a lane-uniform condition chooses, an i1 `select` on a
+  lane-dependent condition c is `(c & a) | (~c & b)`, i1 equality is xnor;
 - `(X mod P) <pred> r` with X lane-affine (coefficient +-1), P <= 32 and r
   constants is a periodic factor `interval.periodic` (residue mask), which
   intersects and complements like a bound;
@@ -882,6 +883,8 @@ class _Folder:
                 return (op.lhs, op.rhs)
             case arith.SelectOp() if op.cond not in self.forms.dependent:
                 return (op.lhs, op.rhs)
+            case arith.SelectOp() if op.result.type == i1:
+                return (op.cond, op.lhs, op.rhs)
             case _:
                 return ()
 
@@ -914,6 +917,14 @@ class _Folder:
                 yes = self.intersect([Run(conds=((op.cond, True),))], self.fold(op.lhs), what)
                 no = self.intersect([Run(conds=((op.cond, False),))], self.fold(op.rhs), what)
                 return self.check_size(yes + no, what)
+            case arith.SelectOp() if op.result.type == i1:
+                # A lane-dependent condition: (c & a) | (~c & b).
+                c, a, b = self.fold(op.cond), self.fold(op.lhs), self.fold(op.rhs)
+                return self.check_size(
+                    self.intersect(c, a, what)
+                    + self.intersect(self.complement(c, what), b, what),
+                    what,
+                )
             case arith.CmpiOp() if op.predicate.value.data in (0, 1) and (
                 bools := _bool_operands(op)
             ):

@@ -288,7 +288,7 @@ class _Rewriter:
                 decided = _decided(pred, self.forms.uniform_range(u) + lanes + Range.exact(offset))
                 if decided is not None:
                     true = arith.ConstantOp.from_int_and_width(-1 if decided else 0, 1)
-                    Rewriter.insert_op(true, InsertPoint.before(at))
+                    self._insert([true], at)
                     return true.result
                 offset, u = 0, u + Affine((), offset)
         value = Materializer(self.forms).emit_for_sign(u, at, offset if c != 0 else 0, c)
@@ -298,10 +298,10 @@ class _Rewriter:
             assert isinstance(value.type, IntegerType)
             zero = arith.ConstantOp.from_int_and_width(0, value.type)
             cmp = arith.CmpiOp(value, zero.result, LANE_TO_CMPI[pred])
-            Rewriter.insert_op([zero, cmp], InsertPoint.before(at))
+            self._insert([zero, cmp], at)
             return cmp.result
         cmp = mask.LaneCmpOp(pred, c, value, offset)
-        Rewriter.insert_op(cmp, InsertPoint.before(at))
+        self._insert([cmp], at)
         return cmp.result
 
     def affine_compare(self, op: arith.CmpiOp, pred: str) -> SSAValue | None:
@@ -357,7 +357,7 @@ class _Rewriter:
                     return None  # the ops inserted so far are dead: the pass's DCE erases them
                 if conj is not None:
                     a = arith.AndIOp(conj, v)
-                    Rewriter.insert_op(a, InsertPoint.before(op))
+                    self._insert([a], op)
                     v = a.result
                 conj = v
             assert conj is not None
@@ -365,7 +365,7 @@ class _Rewriter:
         result = branches[0]
         for b in branches[1:]:
             o = arith.OrIOp(result, b)
-            Rewriter.insert_op(o, InsertPoint.before(op))
+            self._insert([o], op)
             result = o.result
         return result
 
@@ -446,7 +446,7 @@ class _Rewriter:
         if combine is None:
             return values[0]
         both = combine(values[0], values[1])
-        Rewriter.insert_op(both, InsertPoint.before(op))
+        self._insert([both], op)
         return both.result
 
     def select_compare(self, op: arith.CmpiOp, pred: str) -> SSAValue | None:
@@ -486,14 +486,21 @@ class _Rewriter:
             yes = arith.AndIOp(cond, first)
             no = arith.AndIOp(not_cond.result, second)
             either = arith.OrIOp(yes.result, no.result)
-            Rewriter.insert_op([true, not_cond, yes, no, either], InsertPoint.before(op))
+            self._insert([true, not_cond, yes, no, either], op)
             return either.result
         return None
 
     # Lane case splitting --------------------------------------------------
 
     def _insert(self, ops: list[Operation], at: Operation) -> None:
-        """Insert `ops` before `at`, keeping lane dependence up to date."""
+        """
+        Insert `ops` before `at`, keeping lane dependence up to date. Every op
+        the rewriter inserts that may depend on the lane goes through here: a
+        comparison's replacement (lane_cmps and their and/or) can become the
+        condition of a select that a later split clones, and the clone must
+        be seen as lane-dependent (else it would be a lane-uniform atom of a
+        lane_cmp's operand).
+        """
         Rewriter.insert_op(ops, InsertPoint.before(at))
         dependent = self.forms.dependent
         for o in ops:

@@ -846,6 +846,49 @@ def make_head_strided_causal(stride=4):
     return head_strided_causal
 
 
+def make_global_tokens_where(sink=4):
+    """Global tokens written as a torch.where with a kv-dependent condition:
+    `(kv_idx < sink) | (q_idx >= kv_idx)` (an i1 select with a constant arm)."""
+
+    def global_tokens_where(b, h, q_idx, kv_idx):
+        return torch.where(kv_idx < sink, True, q_idx >= kv_idx)
+
+    return global_tokens_where
+
+
+def make_block_summary_window(block=64, summary=8, near=64, far=256):
+    """Causal; the first `summary` tokens of every `block` stay visible for
+    `far` positions, the others for `near`: an integer torch.where on a
+    kv-dependent condition, compared with q - kv."""
+
+    def block_summary_window(b, h, q_idx, kv_idx):
+        window = torch.where(kv_idx % block < summary, far, near)
+        return (q_idx >= kv_idx) & (q_idx - kv_idx <= window)
+
+    return block_summary_window
+
+
+def make_far_summaries_where(near=256, block=64, summary=8):
+    """Causal within `near`; beyond it only the first `summary` tokens of each
+    `block`: an i1 torch.where whose arms are both kv-dependent."""
+
+    def far_summaries_where(b, h, q_idx, kv_idx):
+        return torch.where(q_idx - kv_idx > near, kv_idx % block < summary, q_idx >= kv_idx)
+
+    return far_summaries_where
+
+
+def make_sink_summary_window(sink=4, block=64, summary=8, near=64, far=256):
+    """block_summary_window whose first `sink` tokens stay visible for ever:
+    nested integer torch.where (the inner one on kv < sink)."""
+
+    def sink_summary_window(b, h, q_idx, kv_idx):
+        window = torch.where(kv_idx % block < summary, torch.where(kv_idx < sink, 2**30, far), near)
+        return (q_idx >= kv_idx) & (q_idx - kv_idx <= window)
+
+    return sink_summary_window
+
+
 def _vsa_inputs(B=1, H=2, seq=1024, tile=64, top_k=4, video=(8, 8, 15), seed=11):
     """
     VSA's fine-pass inputs as attn-gym computes them: the tile layout of a
@@ -969,6 +1012,11 @@ CORPUS: list[MaskCase] = [
     MaskCase("vsa_t64_k12", _P(make_vsa, False, 12), (1, 2, 1024, 1024), False, True, 1, False, ("attn_gym", "aux", "vector", "floordiv", "piecewise"),
              note="12 block ranges would be more than 8 runs; split at the tile boundary it is 2"),
     MaskCase("vsa_padding_t64", make_vsa_padding, (1, 1, 1024, 1024), False, True, 2, False, ("attn_gym", "aux", "floordiv", "mod", "piecewise")),
+    # torch.where with a kv-dependent condition (issue 20)
+    MaskCase("global_tokens_where", make_global_tokens_where, (1, 1, 1024, 1024), False, True, 1, True, ("where", "union")),
+    MaskCase("block_summary_window", make_block_summary_window, (1, 1, 1024, 1024), False, True, 2, True, ("where", "mod", "piecewise")),
+    MaskCase("sink_summary_window", make_sink_summary_window, (1, 1, 1024, 1024), False, True, 2, True, ("where", "mod", "piecewise", "union")),
+    MaskCase("far_summaries_where", make_far_summaries_where, (1, 1, 1024, 1024), False, True, 2, True, ("where", "mod", "piecewise")),
 ]
 
 CORPUS_BY_NAME: dict[str, MaskCase] = {c.name: c for c in CORPUS}
@@ -1045,6 +1093,14 @@ EXPECTED: dict[str, tuple[int | None, str | None]] = {
     "vsa_t64_k4_padded": (2, None),  # & kv % 64 < sizes[kv // 64]: one bound per piece
     "vsa_t64_k12": (2, None),
     "vsa_padding_t64": (2, None),
+    "global_tokens_where": (1, None),  # select(kv < 4, True, q >= kv) = (kv < 4) | (q >= kv): one run from lane 0
+    # kv % 64 < 8 splits the window at the block boundary: in each of the two
+    # blocks, a run of summary lanes (far window) and one of the others (near)
+    "block_summary_window": (4, None),
+    # the inner where's pieces (kv < 4 or not) each hold the outer where on
+    # kv % 64 < 8, itself split at the block boundary
+    "sink_summary_window": (7, None),
+    "far_summaries_where": (3, None),  # (c & a) | (~c & b) with a split at the block boundary
 }
 for _case in CORPUS:
     _case.ranges, _case.reason = EXPECTED[_case.name]

@@ -1,6 +1,12 @@
 """
 Boolean identities for `arith` on i1 that xDSL's stock patterns miss.
 
+An i1 `arith.select` with one constant arm is a single and/or (as MLIR's
+arith canonicalizer makes it): `select(c, true, b)` = `c | b`,
+`select(c, a, false)` = `c & a`, `select(c, false, b)` = `~c & b`,
+`select(c, a, true)` = `~c | a`. The general i1 select is left as it is
+(fold-intervals folds it as `(c & a) | (~c & b)`; per-lane code keeps one op).
+
 xDSL stores i1 `true` as -1, so the generic unit/zero patterns of
 `arith.andi`/`arith.ori`/`arith.xori` do not fire for it. These patterns are
 attached to the arith op classes by `maskopt.dialects.arith_traits`.
@@ -105,3 +111,66 @@ class XOrINotCmpi(RewritePattern):
             inverse = self._INVERSE[cmp.predicate.value.data]
             rewriter.replace(op, arith.CmpiOp(cmp.lhs, cmp.rhs, inverse))
             return
+
+
+def _select_i1_constant_arm(op: arith.SelectOp) -> tuple[bool, bool] | None:
+    """(which arm is the constant: True for the true arm, its value) of an i1
+    select with exactly one constant arm and a non-constant condition; None
+    otherwise (xDSL's stock select patterns handle constant conditions and
+    two constant arms)."""
+    if op.result.type != i1 or const_evaluate_operand(op.cond) is not None:
+        return None
+    lhs, rhs = _bool_const(op.lhs), _bool_const(op.rhs)
+    if (lhs is None) == (rhs is None):
+        return None
+    return (True, lhs) if lhs is not None else (False, rhs)  # type: ignore[return-value]
+
+
+def _not(x: SSAValue) -> tuple[arith.ConstantOp, arith.XOrIOp]:
+    """`xori %x, true` (with its constant)."""
+    true = arith.ConstantOp.from_int_and_width(-1, 1)
+    return true, arith.XOrIOp(x, true.result)
+
+
+def _at(select: arith.SelectOp, new: Operation) -> Operation:
+    """`new`, located at `select` (remarks then quote the `torch.where`)."""
+    new.location = select.location
+    return new
+
+
+class SelectI1ToOr(RewritePattern):
+    """`select %c, true, %b : i1` -> `ori %c, %b`."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: arith.SelectOp, rewriter: PatternRewriter, /):
+        if _select_i1_constant_arm(op) == (True, True):
+            rewriter.replace(op, _at(op, arith.OrIOp(op.cond, op.rhs)))
+
+
+class SelectI1ToAnd(RewritePattern):
+    """`select %c, %a, false : i1` -> `andi %c, %a`."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: arith.SelectOp, rewriter: PatternRewriter, /):
+        if _select_i1_constant_arm(op) == (False, False):
+            rewriter.replace(op, _at(op, arith.AndIOp(op.cond, op.lhs)))
+
+
+class SelectI1ToAndNot(RewritePattern):
+    """`select %c, false, %b : i1` -> `andi (xori %c, true), %b`."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: arith.SelectOp, rewriter: PatternRewriter, /):
+        if _select_i1_constant_arm(op) == (True, False):
+            true, neg = _not(op.cond)
+            rewriter.replace(op, [true, neg, _at(op, arith.AndIOp(neg.result, op.rhs))])
+
+
+class SelectI1ToOrNot(RewritePattern):
+    """`select %c, %a, true : i1` -> `ori (xori %c, true), %a`."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: arith.SelectOp, rewriter: PatternRewriter, /):
+        if _select_i1_constant_arm(op) == (False, True):
+            true, neg = _not(op.cond)
+            rewriter.replace(op, [true, neg, _at(op, arith.OrIOp(neg.result, op.lhs))])

@@ -410,3 +410,101 @@ mask.func @dead_ext {
 // CHECK-NEXT:    %[[P:.*]] = arith.cmpi sge, %[[Q]], %[[KV]] : i32
 // CHECK-NEXT:    mask.yield %[[P]] : i1
 // CHECK-NEXT:  }
+
+// An i1 select with one constant arm is an and/or (MLIR's arith
+// canonicalizer does the same): select(c, true, b) = c | b,
+// select(c, a, false) = c & a, select(c, false, b) = ~c & b,
+// select(c, a, true) = ~c | a.
+mask.func @select_i1_constant_arm {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %flags : tensor<4xi1>):
+  %true = arith.constant true
+  %false = arith.constant false
+  %c = mask.load %flags[%h] : tensor<4xi1>[i32] -> i1
+  %x = arith.cmpi sge, %q, %kv : i32
+  %or = arith.select %c, %true, %x : i1
+  %and = arith.select %c, %x, %false : i1
+  %andnot = arith.select %c, %false, %x : i1
+  %ornot = arith.select %c, %x, %true : i1
+  %r0 = arith.xori %or, %and : i1
+  %r1 = arith.xori %andnot, %ornot : i1
+  %r = arith.xori %r0, %r1 : i1
+  mask.yield %r : i1
+}
+
+// CHECK-LABEL: mask.func @select_i1_constant_arm {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32, %[[FLAGS:.*]]: tensor<4xi1>):
+// CHECK-NEXT:    %[[C:.*]] = mask.load %[[FLAGS]][%[[H]]] : tensor<4xi1>[i32] -> i1
+// CHECK-NEXT:    %[[X:.*]] = arith.cmpi sge, %[[Q]], %[[KV]] : i32
+// CHECK-NEXT:    %[[OR:.*]] = arith.ori %[[C]], %[[X]] : i1
+// CHECK-NEXT:    %[[AND:.*]] = arith.andi %[[C]], %[[X]] : i1
+// CHECK-NEXT:    %[[T0:.*]] = arith.constant true
+// CHECK-NEXT:    %[[N0:.*]] = arith.xori %[[C]], %[[T0]] : i1
+// CHECK-NEXT:    %[[ANDNOT:.*]] = arith.andi %[[N0]], %[[X]] : i1
+// CHECK-NEXT:    %[[T1:.*]] = arith.constant true
+// CHECK-NEXT:    %[[N1:.*]] = arith.xori %[[C]], %[[T1]] : i1
+// CHECK-NEXT:    %[[ORNOT:.*]] = arith.ori %[[N1]], %[[X]] : i1
+// CHECK-NEXT:    %[[R0:.*]] = arith.xori %[[OR]], %[[AND]] : i1
+// CHECK-NEXT:    %[[R1:.*]] = arith.xori %[[ANDNOT]], %[[ORNOT]] : i1
+// CHECK-NEXT:    %[[R:.*]] = arith.xori %[[R0]], %[[R1]] : i1
+// CHECK-NEXT:    mask.yield %[[R]] : i1
+// CHECK-NEXT:  }
+
+// torch.where(kv < 4, True, q >= kv): the global-tokens mask (kv < 4) | (q >= kv);
+// torch.where(h < 4, q >= kv, True): the negated condition becomes h >= 4.
+mask.func @select_i1_where {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %true = arith.constant true
+  %c4 = arith.constant 4 : i32
+  %sink = arith.cmpi slt, %kv, %c4 : i32
+  %causal = arith.cmpi sge, %q, %kv : i32
+  %global = arith.select %sink, %true, %causal : i1
+  %low = arith.cmpi slt, %h, %c4 : i32
+  %heads = arith.select %low, %causal, %true : i1
+  %r = arith.andi %global, %heads : i1
+  mask.yield %r : i1
+}
+
+// CHECK-LABEL: mask.func @select_i1_where {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:    %[[C4:.*]] = arith.constant 4 : i32
+// CHECK-NEXT:    %[[SINK:.*]] = arith.cmpi slt, %[[KV]], %[[C4]] : i32
+// CHECK-NEXT:    %[[CAUSAL:.*]] = arith.cmpi sge, %[[Q]], %[[KV]] : i32
+// CHECK-NEXT:    %[[GLOBAL:.*]] = arith.ori %[[SINK]], %[[CAUSAL]] : i1
+// CHECK-NEXT:    %[[HIGH:.*]] = arith.cmpi sge, %[[H]], %[[C4]] : i32
+// CHECK-NEXT:    %[[HEADS:.*]] = arith.ori %[[HIGH]], %[[CAUSAL]] : i1
+// CHECK-NEXT:    %[[R:.*]] = arith.andi %[[GLOBAL]], %[[HEADS]] : i1
+// CHECK-NEXT:    mask.yield %[[R]] : i1
+// CHECK-NEXT:  }
+
+// A select of two non-constant i1 values stays one op (fold-intervals folds
+// it as (c & a) | (~c & b)); two constant arms and integer selects are xDSL's.
+mask.func @select_i1_kept {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %true = arith.constant true
+  %false = arith.constant false
+  %c1 = arith.constant 1 : i32
+  %c = arith.cmpi slt, %kv, %h : i32
+  %x = arith.cmpi sge, %q, %kv : i32
+  %y = arith.cmpi eq, %q, %kv : i32
+  %sel = arith.select %c, %x, %y : i1
+  %same = arith.select %c, %true, %false : i1
+  %n = arith.select %c, %c1, %q : i32
+  %z = arith.cmpi sgt, %n, %b : i32
+  %r0 = arith.andi %sel, %same : i1
+  %r = arith.andi %r0, %z : i1
+  mask.yield %r : i1
+}
+
+// CHECK-LABEL: mask.func @select_i1_kept {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:    %[[C1:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:    %[[C:.*]] = arith.cmpi slt, %[[KV]], %[[H]] : i32
+// CHECK-NEXT:    %[[X:.*]] = arith.cmpi sge, %[[Q]], %[[KV]] : i32
+// CHECK-NEXT:    %[[Y:.*]] = arith.cmpi eq, %[[Q]], %[[KV]] : i32
+// CHECK-NEXT:    %[[SEL:.*]] = arith.select %[[C]], %[[X]], %[[Y]] : i1
+// CHECK-NEXT:    %[[N:.*]] = arith.select %[[C]], %[[C1]], %[[Q]] : i32
+// CHECK-NEXT:    %[[Z:.*]] = arith.cmpi sgt, %[[N]], %[[B]] : i32
+// CHECK-NEXT:    %[[R0:.*]] = arith.andi %[[SEL]], %[[C]] : i1
+// CHECK-NEXT:    %[[R:.*]] = arith.andi %[[R0]], %[[Z]] : i1
+// CHECK-NEXT:    mask.yield %[[R]] : i1
+// CHECK-NEXT:  }

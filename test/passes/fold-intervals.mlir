@@ -505,6 +505,42 @@ mask.func @select window {
 
 // LIMIT-LABEL: mask.func @select window unpacked "2 ranges exceed max-intervals=1 at `torch.where(b == h, -lane + (q - kv) >= 0, lane + kv - 128 < 0)`; raise max-intervals (pack-mask{max-intervals=N}, compile_mask(..., max_intervals=N)): this point alone needs 2" {
 
+// An i1 select on a lane-dependent condition c is (c & a) | (~c & b): here
+// lanes below 64 - kv that are causal, and lanes from 64 - kv below 128 - kv.
+mask.func @select_lane_condition window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %d = arith.subi %q, %kv : i32
+  %c = mask.lane_cmp "slt", 1 * lane + %kv + -64 : i32
+  %ge = mask.lane_cmp "sge", -1 * lane + %d + 0 : i32
+  %p = mask.lane_cmp "slt", 1 * lane + %kv + -128 : i32
+  %r = arith.select %c, %ge, %p : i1
+  mask.yield %r : i1
+}
+
+// CHECK-LABEL: mask.func @select_lane_condition window {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:    %[[D:.*]] = arith.subi %[[Q]], %[[KV]] : i32
+// CHECK-NEXT:    %[[C64:.*]] = arith.constant 64 : i32
+// CHECK-NEXT:    %[[SPLIT:.*]] = arith.subi %[[C64]], %[[KV]] : i32
+// CHECK-NEXT:    %[[V0:.*]] = arith.constant 31 : i32
+// CHECK-NEXT:    %[[V1:.*]] = arith.subi %[[V0]], %[[D]] : i32
+// CHECK-NEXT:    %[[V2:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.maxsi %[[V1]], %[[V2]] : i32
+// CHECK-NEXT:    %[[V4:.*]] = arith.constant 32 : i32
+// CHECK-NEXT:    %[[CAUSAL:.*]] = arith.subi %[[V4]], %[[V3]] : i32
+// CHECK-NEXT:    %[[C128:.*]] = arith.constant 128 : i32
+// CHECK-NEXT:    %[[END:.*]] = arith.subi %[[C128]], %[[KV]] : i32
+// CHECK-NEXT:    %[[ZERO:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[HI:.*]] = arith.minsi %[[SPLIT]], %[[CAUSAL]] : i32
+// CHECK-NEXT:    %[[YES:.*]] = interval.range %[[ZERO]], %[[HI]] : i32
+// CHECK-NEXT:    %[[NO:.*]] = interval.range %[[SPLIT]], %[[END]] : i32
+// CHECK-NEXT:    %[[U:.*]] = interval.union %[[YES]], %[[NO]]
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[U]] : i32
+// CHECK-NEXT:    mask.yield %[[KEEP]] : i32
+// CHECK-NEXT:  }
+
+// LIMIT-LABEL: mask.func @select_lane_condition window unpacked "2 ranges exceed max-intervals=1 at `torch.where(lane + kv - 64 < 0, -lane + (q - kv) >= 0, lane + kv - 128 < 0)`; raise max-intervals (pack-mask{max-intervals=N}, compile_mask(..., max_intervals=N)): this point alone needs 2" {
+
 // A lane-uniform condition keeps all lanes of a run or none: interval.select.
 mask.func @uniform_and window {
 ^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):

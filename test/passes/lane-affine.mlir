@@ -798,3 +798,56 @@ mask.func @wrapping_against_kv {
 // CHECK:         %[[D:.*]] = arith.subi %{{.*}}, %[[KVL:.*]] : i32
 // CHECK-NEXT:    %[[LT:.*]] = arith.cmpi slt, %[[D]], %[[KVL]] : i32
 // CHECK-NEXT:    mask.yield %[[LT]] : i1
+
+// Nested selects: the inner condition (kv // 64 == h) is rewritten first, into
+// two lane_cmps; the outer comparison is then split over the outer select
+// (kv < 4), and each piece's clone of the inner select, whose condition is
+// now those lane_cmps, is distributed over its arms too. No lane_cmp may take
+// a select of a lane-dependent condition as its lane-uniform operand.
+mask.func @nested_select_rewritten_condition {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %c4 = arith.constant 4 : i32
+  %c20 = arith.constant 20 : i32
+  %c64 = arith.constant 64 : i32
+  %sink = arith.cmpi slt, %kv, %c4 : i32
+  %qm = arith.subi %q, %c20 : i32
+  %x = arith.select %sink, %q, %qm : i32
+  %blk = arith.floordivsi %kv, %c64 : i32
+  %head = arith.cmpi eq, %blk, %h : i32
+  %xm = arith.subi %x, %c20 : i32
+  %y = arith.select %head, %x, %xm : i32
+  %keep = arith.cmpi sge, %y, %kv : i32
+  mask.yield %keep : i1
+}
+
+// CHECK-LABEL: mask.func @nested_select_rewritten_condition window {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:    %[[SINK:.*]] = mask.lane_cmp "slt", 1 * lane + %[[KV]] + -4 : i32
+// CHECK:         %[[LO:.*]] = mask.lane_cmp "sge", 1 * lane + %{{.*}} + 0 : i64
+// CHECK:         %[[HI:.*]] = mask.lane_cmp "sle", 1 * lane + %{{.*}} + -63 : i64
+// CHECK-NEXT:    %[[HEAD:.*]] = arith.andi %[[LO]], %[[HI]] : i1
+// CHECK-NEXT:    %[[T0:.*]] = arith.constant true
+// CHECK-NEXT:    %[[NSINK:.*]] = arith.xori %[[SINK]], %[[T0]] : i1
+// CHECK-NEXT:    %[[D0:.*]] = arith.subi %[[Q]], %[[KV]] : i32
+// CHECK-NEXT:    %[[A0:.*]] = mask.lane_cmp "sge", -1 * lane + %[[D0]] + 0 : i32
+// CHECK-NEXT:    %[[D1:.*]] = arith.subi %[[Q]], %[[KV]] : i32
+// CHECK-NEXT:    %[[B0:.*]] = mask.lane_cmp "sge", -1 * lane + %[[D1]] + -20 : i32
+// CHECK-NEXT:    %[[T1:.*]] = arith.constant true
+// CHECK-NEXT:    %[[NHEAD:.*]] = arith.xori %[[HEAD]], %[[T1]] : i1
+// CHECK-NEXT:    %[[Y0:.*]] = arith.andi %[[HEAD]], %[[A0]] : i1
+// CHECK-NEXT:    %[[N0:.*]] = arith.andi %[[NHEAD]], %[[B0]] : i1
+// CHECK-NEXT:    %[[P0:.*]] = arith.ori %[[Y0]], %[[N0]] : i1
+// CHECK-NEXT:    %[[G0:.*]] = arith.andi %[[SINK]], %[[P0]] : i1
+// CHECK-NEXT:    %[[D2:.*]] = arith.subi %[[Q]], %[[KV]] : i32
+// CHECK-NEXT:    %[[A1:.*]] = mask.lane_cmp "sge", -1 * lane + %[[D2]] + -20 : i32
+// CHECK-NEXT:    %[[D3:.*]] = arith.subi %[[Q]], %[[KV]] : i32
+// CHECK-NEXT:    %[[B1:.*]] = mask.lane_cmp "sge", -1 * lane + %[[D3]] + -40 : i32
+// CHECK-NEXT:    %[[T2:.*]] = arith.constant true
+// CHECK-NEXT:    %[[NHEAD1:.*]] = arith.xori %[[HEAD]], %[[T2]] : i1
+// CHECK-NEXT:    %[[Y1:.*]] = arith.andi %[[HEAD]], %[[A1]] : i1
+// CHECK-NEXT:    %[[N1:.*]] = arith.andi %[[NHEAD1]], %[[B1]] : i1
+// CHECK-NEXT:    %[[P1:.*]] = arith.ori %[[Y1]], %[[N1]] : i1
+// CHECK-NEXT:    %[[G1:.*]] = arith.andi %[[NSINK]], %[[P1]] : i1
+// CHECK-NEXT:    %[[KEEP:.*]] = arith.ori %[[G0]], %[[G1]] : i1
+// CHECK-NEXT:    mask.yield %[[KEEP]] : i1
+// CHECK-NEXT:  }

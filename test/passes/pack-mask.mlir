@@ -192,7 +192,8 @@ mask.func @per_batch_window {
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
-// Per-head masking: a lane-uniform condition selects the causal run.
+// Per-head masking: a lane-uniform condition selects the causal run;
+// select(h < 4, causal, true) is canonicalized to (h >= 4) | causal.
 mask.func @head_causal {
 ^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
   %c4 = arith.constant 4 : i32
@@ -206,27 +207,24 @@ mask.func @head_causal {
 // CHECK-LABEL: mask.func @head_causal window {
 // CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
 // CHECK-NEXT:    %[[C4:.*]] = arith.constant 4 : i32
-// CHECK-NEXT:    %[[CAUSAL_HEAD:.*]] = arith.cmpi slt, %[[H]], %[[C4]] : i32
 // CHECK-NEXT:    %[[V0:.*]] = arith.subi %[[Q]], %[[KV]] : i32
+// CHECK-NEXT:    %[[HIGH:.*]] = arith.cmpi sge, %[[H]], %[[C4]] : i32
 // CHECK-NEXT:    %[[V1:.*]] = arith.constant 31 : i32
 // CHECK-NEXT:    %[[V2:.*]] = arith.subi %[[V1]], %[[V0]] : i32
 // CHECK-NEXT:    %[[V3:.*]] = arith.constant 0 : i32
 // CHECK-NEXT:    %[[V4:.*]] = arith.maxsi %[[V2]], %[[V3]] : i32
 // CHECK-NEXT:    %[[V5:.*]] = arith.constant 32 : i32
 // CHECK-NEXT:    %[[V6:.*]] = arith.subi %[[V5]], %[[V4]] : i32
-// CHECK-NEXT:    %[[V7:.*]] = interval.range %[[V3]], %[[V6]] : i32
+// CHECK-NEXT:    %[[V7:.*]] = interval.full
 // CHECK-NEXT:    %[[V8:.*]] = interval.empty
-// CHECK-NEXT:    %[[V9:.*]] = interval.select %[[CAUSAL_HEAD]], %[[V7]], %[[V8]]
-// CHECK-NEXT:    %[[V10:.*]] = interval.full
-// CHECK-NEXT:    %[[V11:.*]] = arith.constant true
-// CHECK-NEXT:    %[[V12:.*]] = arith.xori %[[CAUSAL_HEAD]], %[[V11]] : i1
-// CHECK-NEXT:    %[[V13:.*]] = interval.select %[[V12]], %[[V10]], %[[V8]]
-// CHECK-NEXT:    %[[V14:.*]] = interval.union %[[V9]], %[[V13]]
-// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V14]] : i32
+// CHECK-NEXT:    %[[V9:.*]] = interval.select %[[HIGH]], %[[V7]], %[[V8]]
+// CHECK-NEXT:    %[[V10:.*]] = interval.range %[[V3]], %[[V6]] : i32
+// CHECK-NEXT:    %[[V11:.*]] = interval.union %[[V9]], %[[V10]]
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V11]] : i32
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
-// ONE-LABEL: mask.func @head_causal window unpacked "2 ranges exceed max-intervals=1 at `torch.where(h < 4, -lane + (q - kv) >= 0, True)`; raise max-intervals (pack-mask{max-intervals=N}, compile_mask(..., max_intervals=N)): this point alone needs 2" {
+// ONE-LABEL: mask.func @head_causal window unpacked "2 ranges exceed max-intervals=1 at `(h >= 4) | (-lane + (q - kv) >= 0)`; raise max-intervals (pack-mask{max-intervals=N}, compile_mask(..., max_intervals=N)): this point alone needs 2" {
 
 // Constant masks fold to constant keep words.
 mask.func @everything {
@@ -295,3 +293,108 @@ mask.func @wrapping_difference {
 // ONE-LABEL: mask.func @wrapping_difference window unpacked "2 ranges exceed max-intervals=1
 // ONE-NOT:     interval.
 // ONE:         mask.yield %{{.*}} : i1
+
+// Global tokens written as torch.where(kv < 4, True, q >= kv): canonicalize
+// makes it (kv < 4) | (q >= kv), whose two runs from lane 0 are one run up to
+// the larger end.
+mask.func @global_tokens_where {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %t = arith.constant true
+  %c4 = arith.constant 4 : i32
+  %sink = arith.cmpi slt, %kv, %c4 : i32
+  %ge = arith.cmpi sge, %q, %kv : i32
+  %r = arith.select %sink, %t, %ge : i1
+  mask.yield %r : i1
+}
+
+// CHECK-LABEL: mask.func @global_tokens_where window {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:    %[[D:.*]] = arith.subi %[[Q]], %[[KV]] : i32
+// CHECK-NEXT:    %[[C28:.*]] = arith.constant 28 : i32
+// CHECK-NEXT:    %[[V0:.*]] = arith.addi %[[KV]], %[[C28]] : i32
+// CHECK-NEXT:    %[[C32:.*]] = arith.constant 32 : i32
+// CHECK-NEXT:    %[[SINK_END:.*]] = arith.subi %[[C32]], %[[V0]] : i32
+// CHECK-NEXT:    %[[C31:.*]] = arith.constant 31 : i32
+// CHECK-NEXT:    %[[V1:.*]] = arith.subi %[[C31]], %[[D]] : i32
+// CHECK-NEXT:    %[[C0:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V2:.*]] = arith.maxsi %[[V1]], %[[C0]] : i32
+// CHECK-NEXT:    %[[CAUSAL_END:.*]] = arith.subi %[[C32]], %[[V2]] : i32
+// CHECK-NEXT:    %[[END:.*]] = arith.maxsi %[[SINK_END]], %[[CAUSAL_END]] : i32
+// CHECK-NEXT:    %[[SPAN:.*]] = interval.range %[[C0]], %[[END]] : i32
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[SPAN]] : i32
+// CHECK-NEXT:    mask.yield %[[KEEP]] : i32
+// CHECK-NEXT:  }
+
+// ONE-LABEL: mask.func @global_tokens_where window {
+// ONE:         interval.range
+// ONE-NOT:     interval.union
+// ONE:         mask.yield %{{.*}} : i32
+
+// torch.where(kv < 64, q >= kv, kv < 128): an i1 select on a lane-dependent
+// condition, (c & a) | (~c & b), two runs split at lane 64 - kv.
+mask.func @where_lane_condition {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %c64 = arith.constant 64 : i32
+  %c128 = arith.constant 128 : i32
+  %head = arith.cmpi slt, %kv, %c64 : i32
+  %ge = arith.cmpi sge, %q, %kv : i32
+  %near = arith.cmpi slt, %kv, %c128 : i32
+  %r = arith.select %head, %ge, %near : i1
+  mask.yield %r : i1
+}
+
+// CHECK-LABEL: mask.func @where_lane_condition window {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:    %[[D:.*]] = arith.subi %[[Q]], %[[KV]] : i32
+// CHECK-NEXT:    %[[C64:.*]] = arith.constant 64 : i32
+// CHECK-NEXT:    %[[SPLIT:.*]] = arith.subi %[[C64]], %[[KV]] : i32
+// CHECK-NEXT:    %[[C31:.*]] = arith.constant 31 : i32
+// CHECK-NEXT:    %[[V0:.*]] = arith.subi %[[C31]], %[[D]] : i32
+// CHECK-NEXT:    %[[C0:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V1:.*]] = arith.maxsi %[[V0]], %[[C0]] : i32
+// CHECK-NEXT:    %[[C32:.*]] = arith.constant 32 : i32
+// CHECK-NEXT:    %[[CAUSAL_END:.*]] = arith.subi %[[C32]], %[[V1]] : i32
+// CHECK-NEXT:    %[[C128:.*]] = arith.constant 128 : i32
+// CHECK-NEXT:    %[[NEAR_END:.*]] = arith.subi %[[C128]], %[[KV]] : i32
+// CHECK-NEXT:    %[[HI:.*]] = arith.minsi %[[SPLIT]], %[[CAUSAL_END]] : i32
+// CHECK-NEXT:    %[[YES:.*]] = interval.range %[[C0]], %[[HI]] : i32
+// CHECK-NEXT:    %[[NO:.*]] = interval.range %[[SPLIT]], %[[NEAR_END]] : i32
+// CHECK-NEXT:    %[[U:.*]] = interval.union %[[YES]], %[[NO]]
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[U]] : i32
+// CHECK-NEXT:    mask.yield %[[KEEP]] : i32
+// CHECK-NEXT:  }
+
+// torch.where(kv < 4, q, q - 20) >= kv: lane-affine distributes the
+// comparison over the select's arms, (c & q >= kv) | (~c & q - 20 >= kv).
+mask.func @where_int_bound {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %c4 = arith.constant 4 : i32
+  %c20 = arith.constant 20 : i32
+  %sink = arith.cmpi slt, %kv, %c4 : i32
+  %qm = arith.subi %q, %c20 : i32
+  %lim = arith.select %sink, %q, %qm : i32
+  %r = arith.cmpi sge, %lim, %kv : i32
+  mask.yield %r : i1
+}
+
+// CHECK-LABEL: mask.func @where_int_bound window {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:    %[[D:.*]] = arith.subi %[[Q]], %[[KV]] : i32
+// CHECK-NEXT:    %[[C28:.*]] = arith.constant 28 : i32
+// CHECK-NEXT:    %[[V0:.*]] = arith.addi %[[KV]], %[[C28]] : i32
+// CHECK-NEXT:    %[[C32:.*]] = arith.constant 32 : i32
+// CHECK-NEXT:    %[[SPLIT:.*]] = arith.subi %[[C32]], %[[V0]] : i32
+// CHECK-NEXT:    %[[C31:.*]] = arith.constant 31 : i32
+// CHECK-NEXT:    %[[V1:.*]] = arith.subi %[[C31]], %[[D]] : i32
+// CHECK-NEXT:    %[[C0:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[V2:.*]] = arith.maxsi %[[V1]], %[[C0]] : i32
+// CHECK-NEXT:    %[[CM19:.*]] = arith.constant -19 : i32
+// CHECK-NEXT:    %[[LATE_END:.*]] = arith.addi %[[D]], %[[CM19]] : i32
+// CHECK-NEXT:    %[[V3:.*]] = arith.maxsi %[[V0]], %[[V2]] : i32
+// CHECK-NEXT:    %[[SINK_END:.*]] = arith.subi %[[C32]], %[[V3]] : i32
+// CHECK-NEXT:    %[[SINK_SPAN:.*]] = interval.range %[[C0]], %[[SINK_END]] : i32
+// CHECK-NEXT:    %[[LATE_SPAN:.*]] = interval.range %[[SPLIT]], %[[LATE_END]] : i32
+// CHECK-NEXT:    %[[U:.*]] = interval.union %[[SINK_SPAN]], %[[LATE_SPAN]]
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[U]] : i32
+// CHECK-NEXT:    mask.yield %[[KEEP]] : i32
+// CHECK-NEXT:  }

@@ -465,3 +465,62 @@ def test_split_load_reads_no_index_the_mask_does_not():
         z, z, z, kv, aux_tensors=result.aux_tensors
     )
     assert torch.equal(words, corpus.reference_words(_tile_padding, z, z, z, kv))
+
+
+# torch.where with a lane-dependent condition (issue 20).
+def _where_nested(b, h, q_idx, kv_idx):
+    # the inner condition is split into pieces first; the outer select's
+    # pieces clone the inner select with that rewritten condition
+    limit = torch.where(kv_idx < 4, q_idx + 100, q_idx)
+    return torch.where(kv_idx % 64 < 8, limit, limit - 20) >= kv_idx
+
+
+def _where_global(b, h, q_idx, kv_idx):
+    return torch.where(kv_idx < 4, True, q_idx >= kv_idx)  # (kv < 4) | (q >= kv)
+
+
+def _where_and(b, h, q_idx, kv_idx):
+    return torch.where(q_idx - kv_idx <= 256, q_idx >= kv_idx, False)
+
+
+def _where_and_not(b, h, q_idx, kv_idx):
+    return torch.where(kv_idx < 4, False, q_idx >= kv_idx)
+
+
+def _where_or_not(b, h, q_idx, kv_idx):
+    return torch.where(kv_idx >= 4, q_idx >= kv_idx, True)
+
+
+def _where_general(b, h, q_idx, kv_idx):
+    # an i1 select with no constant arm: (c & a) | (~c & b)
+    return torch.where(kv_idx < q_idx - 64, kv_idx % 64 < 8, q_idx >= kv_idx)
+
+
+def _where_in_condition(b, h, q_idx, kv_idx):
+    # a lane-dependent i1 select as the condition of another
+    keep = torch.where(kv_idx < 16, q_idx - kv_idx <= 100, kv_idx % 4 == 0)
+    return torch.where(keep, q_idx >= kv_idx, kv_idx == q_idx + 1)
+
+
+def _where_uniform(b, h, q_idx, kv_idx):
+    return torch.where(h < 4, q_idx >= kv_idx, True)
+
+
+@pytest.mark.parametrize(
+    "fn",
+    [_where_nested, _where_global, _where_and, _where_and_not, _where_or_not, _where_general,
+     _where_in_condition, _where_uniform],
+)
+def test_lane_dependent_where_packs_and_matches_eager(fn):
+    """A `torch.where` whose condition depends on kv_idx packs, and the words
+    equal eager torch on every lane alignment and near 2^31."""
+    import maskopt
+    from maskopt.tools import fuzz
+
+    result = maskopt.compile_mask(fn)
+    assert result.packed, result.reason
+    b, h, q, kv = fuzz.box_points((1, 8, 300, 300), consts=(1, 4, 8, 16, 20, 64, 100, 256), seed=2)
+    words = cute_emulator.load_module(result.cute_source).keep_words(b, h, q, kv)
+    ref = corpus.reference_words(fn, b, h, q, kv)
+    bad = (words != ref).nonzero().flatten()
+    assert bad.numel() == 0, (int(h[bad[0]]), int(q[bad[0]]), int(kv[bad[0]]), hex(int(words[bad[0]])), hex(int(ref[bad[0]])))
