@@ -107,10 +107,11 @@ def parse_pipeline_spec(
         raise PipelineSyntaxError.from_xdsl(spec, e) from None
 
 
-def parse_target_spec(spec: str) -> ArgSpec:
+def parse_target_spec(spec: str, what: str = "target") -> ArgSpec:
     """
     A target spec, `name` or `name{options}`, and nothing after it; a
-    malformed one raises `TargetSyntaxError`. (xDSL's `parse_spec` raises a
+    malformed one raises `TargetSyntaxError`. `what` names the spec in the
+    messages (`frontend` for `-f`, whose spec has the same form). (xDSL's `parse_spec` raises a
     `BaseException`, and stops after the first spec: it reads `cute,mlir` and
     `cute{}x` as `cute`.) The name and options are not checked here.
     """
@@ -118,17 +119,17 @@ def parse_target_spec(spec: str) -> ArgSpec:
         tokens = list(_tokens(spec))
         name = tokens[0]
         if name.kind is not SpecTokenKind.IDENT:
-            raise ArgSpecParseError(name, "Expected target name here")
+            raise ArgSpecParseError(name, f"Expected {what} name here")
         after = tokens[1]  # the lexer ends a non-empty spec with an EOF token
         if after.kind is SpecTokenKind.EOF:
             return ArgSpec(name.span.text, {})
         if after.kind is not SpecTokenKind.L_BRACE:
-            raise ArgSpecParseError(after, "Expected `{` or the end of the target here")
+            raise ArgSpecParseError(after, f"Expected `{{` or the end of the {what} here")
         parsed = parse_spec(spec)  # the options; raises if they are malformed
         # They parsed, so the first `}` closes them (a string value is one token).
         close = next(i for i, t in enumerate(tokens) if t.kind is SpecTokenKind.R_BRACE)
         if tokens[close + 1].kind is not SpecTokenKind.EOF:
-            raise ArgSpecParseError(tokens[close + 1], "Expected the end of the target here")
+            raise ArgSpecParseError(tokens[close + 1], f"Expected the end of the {what} here")
         return parsed
     except ArgSpecParseError as e:
         raise TargetSyntaxError.from_xdsl(spec, e) from None

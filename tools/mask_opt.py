@@ -400,6 +400,8 @@ class MaskOptMain(xDSLOptMain):
                 # A malformed -t is a usage error raised as argparse reads it
                 # (xDSLOptMain parses it next, where xDSL raises a BaseException).
                 action.type = _checked_target_spec
+            if action.dest == "frontend":
+                action.type = _checked_frontend_spec  # the same, for -f
         arg_parser.add_argument(
             "--print-ir-after-all",
             default=False,
@@ -785,17 +787,22 @@ class _KeptOpen(StringIO):
         pass
 
 
-def _checked_target_spec(spec: str) -> str:
+def _checked_target_spec(spec: str, what: str = "target") -> str:
     """`spec`, a `-t` spec that parses (see `parse_target_spec`); a malformed
     one is a `MaskOptUsageError` (not a `ValueError`: argparse would replace
     the message with its own)."""
     from maskopt.passes.pipeline import TargetSyntaxError, parse_target_spec
 
     try:
-        parse_target_spec(spec)
+        parse_target_spec(spec, what)
     except TargetSyntaxError as e:
-        raise MaskOptUsageError(f"invalid target '{spec}': {e}") from None
+        raise MaskOptUsageError(f"invalid {what} '{spec}': {e}") from None
     return spec
+
+
+def _checked_frontend_spec(spec: str) -> str:
+    """`spec`, a `-f` spec that parses (the form of a target spec)."""
+    return _checked_target_spec(spec, "frontend")
 
 
 def _usage_error(message: str) -> NoReturn:
