@@ -35,6 +35,7 @@ import importlib.util
 import json
 import lzma
 import os
+import signal
 import sys
 import tempfile
 import time
@@ -147,11 +148,18 @@ def main(argv=None) -> int:
     ap.add_argument("--negative-control", type=int, default=10, metavar="K")
     ap.add_argument("--out", default=os.environ.get("OUT"))
     ap.add_argument("-v", "--verbose", action="store_true", help="one line of timings per mask")
+    ap.add_argument("--mask-timeout", type=int, default=60, metavar="S",
+                    help="a mask that takes longer is an error (SIGALRM), and the run goes on")
     ap.add_argument("--compile-only", action="store_true",
                     help="no GPU: regenerate, check the fingerprints on the CPU, compile the harnesses")
     args = ap.parse_args(argv)
 
     import torch  # before cutlass (the other order crashes at import)
+
+    def _timeout(signum, frame):
+        raise TimeoutError(f"the mask took more than {args.mask_timeout} s")
+
+    signal.signal(signal.SIGALRM, _timeout)
 
     import cutlass
 
@@ -174,7 +182,11 @@ def main(argv=None) -> int:
         mutate = {k for k in controls if controls[k] < args.negative_control and rec[k] is not None}
         t1 = time.perf_counter()
         try:
-            r = check_record(rec, aux_all[rec["id"]], fuzz, device, mutate, args.compile_only)
+            signal.alarm(args.mask_timeout)
+            try:
+                r = check_record(rec, aux_all[rec["id"]], fuzz, device, mutate, args.compile_only)
+            finally:
+                signal.alarm(0)
             r["t_total"] = round(time.perf_counter() - t1, 3)
         except Exception as e:  # noqa: BLE001 - report and go on
             errors += 1
