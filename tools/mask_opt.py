@@ -61,6 +61,10 @@ finally:
     if _gc_was_enabled:
         gc.enable()
 
+# The dialect registry lives in the library (lazy: a `.mlir` run imports
+# neither torch nor cutlass).
+from maskopt.dialects import get_all_dialects  # noqa: E402
+
 EXIT_OK = 0
 EXIT_INPUT_ERROR = 1
 EXIT_USAGE_ERROR = 2
@@ -119,35 +123,6 @@ class MaskOptInternalError(MaskOptError):
     """A bug in maskopt (a pass produced invalid IR): one line, exit status 3."""
 
     exit_code = EXIT_INTERNAL_ERROR
-
-
-def get_all_dialects():
-    def get_builtin():
-        from xdsl.dialects.builtin import Builtin
-
-        return Builtin
-
-    def get_arith():
-        from xdsl.dialects.arith import Arith
-
-        return Arith
-
-    def get_mask():
-        from maskopt.dialects.mask import Mask
-
-        return Mask
-
-    def get_interval():
-        from maskopt.dialects.interval import Interval
-
-        return Interval
-
-    return {
-        "builtin": get_builtin,
-        "arith": get_arith,
-        "mask": get_mask,
-        "interval": get_interval,
-    }
 
 
 def get_all_targets():

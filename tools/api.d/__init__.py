@@ -84,7 +84,7 @@ def make_context() -> Context:
     """An xDSL context with maskopt's dialects (builtin, arith, mask, interval)."""
     from xdsl.context import Context
 
-    from maskopt.tools.mask_opt import get_all_dialects
+    from maskopt.dialects import get_all_dialects
 
     ctx = Context()
     for name, factory in get_all_dialects().items():
