@@ -345,7 +345,7 @@ class FuncNames(Target):
 @pytest.fixture
 def registered():
     from maskopt.passes import _REGISTERED
-    from maskopt.tools.mask_opt import _REGISTERED_TARGETS
+    from maskopt.lowering import _REGISTERED_TARGETS
 
     maskopt.register_pass("tag-funcs", TagFuncs)
     maskopt.register_target("func-names", lambda: FuncNames)
@@ -398,6 +398,9 @@ def test_ir_api_imports_neither_torch_nor_cutlass():
         assert "def mask_mod(" in src
         bad = [n for n in ("torch", "cutlass", "sympy") if n in sys.modules]
         assert not bad, bad
+        # The dialect and target registries are the library's, not the CLI's.
+        maskopt.get_all_targets(), maskopt.register_target("x", lambda: None)
+        assert "maskopt.tools.mask_opt" not in sys.modules
         """
     )
     subprocess.run([sys.executable, "-c", code], check=True)
