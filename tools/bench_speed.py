@@ -149,7 +149,7 @@ def bench_stages(names: list[str], repeat: int) -> dict:
     from maskopt.lowering.fx_import import import_graph
     from maskopt.lowering.trace import trace_mask_mod
     from maskopt.passes.pipeline import pack_mask_passes
-    from maskopt.tools.api import gc_paused, make_context
+    from maskopt import gc_paused, make_context
     from maskopt.tools.corpus import get_case
 
     _warm_up(_Inductor())
@@ -205,7 +205,7 @@ def bench_xdsl_floor(n: int = 2000) -> dict[str, float]:
     from maskopt.lowering.fx_import import import_graph
     from maskopt.lowering.trace import trace_mask_mod
     from maskopt.passes.pipeline import pack_mask_passes
-    from maskopt.tools.api import gc_paused, make_context
+    from maskopt import gc_paused, make_context
     from maskopt.tools.corpus import get_case
 
     c = arith.ConstantOp.from_int_and_width(5, 32)

@@ -61,6 +61,12 @@ finally:
     if _gc_was_enabled:
         gc.enable()
 
+# The registries live in the library (all lazy: a `.mlir` run imports neither
+# torch nor cutlass); `register_target` is also importable from here, as it
+# was when the registry lived in this module.
+from maskopt.dialects import get_all_dialects  # noqa: E402
+from maskopt.lowering import get_all_targets, register_target  # noqa: E402, F401
+
 EXIT_OK = 0
 EXIT_INPUT_ERROR = 1
 EXIT_USAGE_ERROR = 2
@@ -121,54 +127,6 @@ class MaskOptInternalError(MaskOptError):
     exit_code = EXIT_INTERNAL_ERROR
 
 
-def get_all_dialects():
-    def get_builtin():
-        from xdsl.dialects.builtin import Builtin
-
-        return Builtin
-
-    def get_arith():
-        from xdsl.dialects.arith import Arith
-
-        return Arith
-
-    def get_mask():
-        from maskopt.dialects.mask import Mask
-
-        return Mask
-
-    def get_interval():
-        from maskopt.dialects.interval import Interval
-
-        return Interval
-
-    return {
-        "builtin": get_builtin,
-        "arith": get_arith,
-        "mask": get_mask,
-        "interval": get_interval,
-    }
-
-
-def get_all_targets():
-    def get_mlir():
-        from xdsl.targets.mlir import MLIRTarget
-
-        return MLIRTarget
-
-    def get_cute():
-        from maskopt.lowering.cute import CuteTarget
-
-        return CuteTarget
-
-    def get_cute_exprs():
-        from maskopt.lowering.cute import CuteExprsTarget
-
-        return CuteExprsTarget
-
-    return {"mlir": get_mlir, "cute": get_cute, "cute-exprs": get_cute_exprs} | _REGISTERED_TARGETS
-
-
 PLUGIN_GROUP = "maskopt.plugins"
 _LOADED_PLUGINS: set[str] = set()
 
@@ -192,26 +150,6 @@ def load_plugins() -> None:
             import_module(name)
         except Exception as e:
             raise MaskOptError(f"plugin {name}: {type(e).__name__}: {e}") from e
-
-
-# Targets added at run time with `register_target` (`maskopt.register_target`).
-_REGISTERED_TARGETS: dict = {}
-
-
-def register_target(name: str, factory, *, replace: bool = False) -> None:
-    """Add a `-t` target: an xDSL `Target` class or a function returning it."""
-    from xdsl.utils.target import Target
-
-    if isinstance(factory, type):
-        if not issubclass(factory, Target):
-            raise TypeError(f"{factory.__name__} is not an xDSL Target")
-        cls = factory
-        factory = lambda: cls  # noqa: E731
-    elif not callable(factory):
-        raise TypeError(f"target factory for '{name}' is not callable")
-    if not replace and name in get_all_targets():
-        raise ValueError(f"a target named '{name}' is already registered")
-    _REGISTERED_TARGETS[name] = factory
 
 
 def split_python_spec(spec: str) -> tuple[str, str] | None:

@@ -345,7 +345,7 @@ class FuncNames(Target):
 @pytest.fixture
 def registered():
     from maskopt.passes import _REGISTERED
-    from maskopt.tools.mask_opt import _REGISTERED_TARGETS
+    from maskopt.lowering import _REGISTERED_TARGETS
 
     maskopt.register_pass("tag-funcs", TagFuncs)
     maskopt.register_target("func-names", lambda: FuncNames)
@@ -398,9 +398,55 @@ def test_ir_api_imports_neither_torch_nor_cutlass():
         assert "def mask_mod(" in src
         bad = [n for n in ("torch", "cutlass", "sympy") if n in sys.modules]
         assert not bad, bad
+        # The dialect and target registries are the library's, not the CLI's.
+        maskopt.get_all_targets(), maskopt.register_target("x", lambda: None)
+        assert "maskopt.tools.mask_opt" not in sys.modules
         """
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_every_module_loads_under_one_name():
+    """One module object per file: the root package's folder is no subpackage
+    of maskopt.tools (issue 17). Every maskopt module is imported in a fresh
+    process; no file may be in sys.modules under two names, and
+    `maskopt.tools.api` (the folder's old name) is not a second `maskopt`."""
+    code = textwrap.dedent(
+        """
+        import collections, importlib, os, pkgutil, sys
+        import maskopt, maskopt.inductor, maskopt.tools.mask_opt
+        names = ["maskopt"]
+        # An editable install maps each subpackage onto its own folder, so
+        # maskopt.__path__ only holds the root package's: walk each of them.
+        for pkg in ("maskopt", "maskopt.dialects", "maskopt.passes", "maskopt.lowering", "maskopt.tools"):
+            names.append(pkg)
+            path = importlib.import_module(pkg).__path__
+            names += [m.name for m in pkgutil.walk_packages(path, pkg + ".")]
+        for name in names:
+            importlib.import_module(name)
+        for alias, name in [("maskopt.tools.api", "maskopt"),
+                            ("maskopt.tools.api.inductor", "maskopt.inductor")]:
+            try:
+                mod = importlib.import_module(alias)
+            except ModuleNotFoundError:
+                continue
+            # A namespace package (no file: e.g. an old checkout's leftover
+            # tools/api/__pycache__/) is no copy; anything else must be one object.
+            if getattr(mod, "__file__", None) is not None:
+                assert mod is sys.modules[name], f"{alias} is a second copy of {name}"
+        by_file = collections.defaultdict(set)
+        for name, mod in list(sys.modules.items()):
+            if getattr(mod, "__file__", None):
+                by_file[os.path.realpath(mod.__file__)].add(name)
+        twice = {f: sorted(n) for f, n in by_file.items()
+                 if len(n) > 1 and any(x == "maskopt" or x.startswith("maskopt.") for x in n)}
+        assert not twice, twice
+        print(len(set(names)), "modules")
+        """
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert int(run.stdout.split()[0]) >= 30, run.stdout  # the walk found the packages
 
 
 def test_emitted_keep_mask_exprs_or_to_the_word():

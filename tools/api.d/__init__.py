@@ -16,7 +16,8 @@ The public API (stable; everything else is internal):
   pass pipelines, see the module after each pass. A malformed spec raises
   `PipelineSyntaxError` (a `ValueError`, with the column of the problem).
 - `register_pass`, `register_target`, `get_all_passes`, `get_all_targets`:
-  the registries `mask-opt` uses too.
+  the registries `mask-opt` uses too (kept in `maskopt.passes` and
+  `maskopt.lowering`; the dialects in `maskopt.dialects`).
 - `make_context`, `parse_mlir`, `emit`: IR in, IR or target text out. A
   malformed target spec raises `TargetSyntaxError` (a `PipelineSyntaxError`).
 - `maskopt.inductor`: a drop-in for torch inductor's
@@ -84,7 +85,7 @@ def make_context() -> Context:
     """An xDSL context with maskopt's dialects (builtin, arith, mask, interval)."""
     from xdsl.context import Context
 
-    from maskopt.tools.mask_opt import get_all_dialects
+    from maskopt.dialects import get_all_dialects
 
     ctx = Context()
     for name, factory in get_all_dialects().items():
@@ -111,7 +112,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
 def get_all_targets() -> dict[str, Callable[[], type[Target]]]:
     """Every target `mask-opt -t` knows, by name: mlir, cute and registered ones."""
-    from maskopt.tools.mask_opt import get_all_targets as targets
+    from maskopt.lowering import get_all_targets as targets
 
     return targets()
 
@@ -146,7 +147,7 @@ def register_target(
     process) under `name`: an xDSL `Target` class or a function returning it.
     A name that is already taken raises `ValueError` unless `replace=True`.
     """
-    from maskopt.tools.mask_opt import register_target as register
+    from maskopt.lowering import register_target as register
 
     register(name, factory, replace=replace)
 
