@@ -379,6 +379,8 @@ class _Folder:
     materialized: dict = field(default_factory=dict)
     #: constant bounds, by value
     constants: dict = field(default_factory=dict)
+    #: the most runs any point of the folding had (see `_packing_limit`)
+    peak: int = 0
     _priming: bool = False
 
     def __post_init__(self):
@@ -920,6 +922,8 @@ class _Folder:
 
     def check_size(self, runs: Runs, what: Described | str) -> Runs:
         runs = self.simplify(runs)
+        if len(runs) > self.peak:
+            self.peak = len(runs)
         if len(runs) > self.max_intervals:
             raise self.too_many(len(runs), what)
         return runs
@@ -1784,7 +1788,11 @@ def fold_function(func: mask.FuncOp, max_intervals: int) -> str | None:
     return str(reason)
 
 
-def _fold_function(func: mask.FuncOp, max_intervals: int) -> Reason | None:
+#: `_packing_limit` tries max-intervals up to max(this, 2 * max-intervals).
+PACKING_LIMIT_CAP = 32
+
+
+def _fold_function(func: mask.FuncOp, max_intervals: int, explain: bool = True) -> Reason | None:
     if not func.is_windowed:
         return Reason("the function is not windowed: run lane-affine first", func)
     if func.is_packed:
@@ -1796,7 +1804,9 @@ def _fold_function(func: mask.FuncOp, max_intervals: int) -> Reason | None:
     except NotFoldable as e:
         regimes = folder.fold_wrap_regimes(yield_op.value) if e.runs is not None else None
         if regimes is None:
-            region_dce(func.body)
+            region_dce(func.body)  # back to the function as it was
+            if e.runs is not None and explain:
+                return _too_many_reason(folder, e, func)
             return e.reason
         runs = regimes
     word = folder.emit(runs)
@@ -1806,6 +1816,98 @@ def _fold_function(func: mask.FuncOp, max_intervals: int) -> Reason | None:
         return reason
     Rewriter.replace_op(yield_op, mask.YieldOp(word))
     region_dce(func.body)
+    return None
+
+
+def _too_many_reason(folder: _Folder, e: NotFoldable, func: mask.FuncOp) -> Reason:
+    """
+    The reason for more runs than max-intervals: where (the first point of
+    the folding with too many), why when the extra runs come from
+    comparisons split where a compared value wraps (`mask.wrap`, see
+    `lane_affine.wrapped_compare`), and the least max-intervals that packs,
+    checked by packing a copy of the function with it (`_packing_limit`),
+    or that none up to a cap does. The count at the first point is only a
+    lower bound: the points after it may need more.
+    """
+    from maskopt.passes.lane_affine import WRAP_ATTR
+
+    at = e.reason.at
+    message = e.reason.message
+    hint = ""
+    if isinstance(at, SSAValue):
+        # One wrap point per split comparison: its two branches' bounds
+        # `c * L + v >= 0` and `c * L + v - 1 < 0` (`<= 0` with v + 1).
+        split: dict[tuple, SSAValue] = {}
+        for op in _slice(at):
+            if isinstance(op, mask.LaneCmpOp) and WRAP_ATTR in op.attributes:
+                f = folder.forms.of(op.u)
+                if f is None:
+                    continue
+                shift = 1 if op.predicate.data in ("sle", "sgt") else 0
+                point = (op.coeff_value, frozenset(f.terms), f.const + op.offset_value - shift)
+                split.setdefault(point, op.result)
+        if split:
+            from maskopt.passes.remarks import source_span
+
+            guard = next(iter(split.values()))
+            assert isinstance(guard.owner, Operation)
+            # A guard is located at its comparison: without source it is
+            # rendered from the IR, where it is the wrap point itself.
+            name = describe(guard) if source_span(guard.owner) is not None else None
+            where = "" if name else f" (at {describe(guard)})"
+            wraps = "integer arithmetic wraps, as in torch"
+            if len(split) == 1:
+                message += (
+                    f": {name or 'a comparison'} is split in two runs where a value it "
+                    f"compares wraps around{where} ({wraps})"
+                )
+            else:
+                such = f", such as {name}," if name else ""
+                message += (
+                    f": {len(split)} comparisons in it{such} are each split in two runs "
+                    f"where a value they compare wraps around{where} ({wraps}), and the "
+                    "runs of different comparisons do not merge"
+                )
+            hint = (
+                "; if the wrap is not meant, compare int64 values "
+                "(`kv_idx.to(torch.int64) + 1`), which do not wrap"
+            )
+    cap = max(PACKING_LIMIT_CAP, 2 * folder.max_intervals)
+    limit = _packing_limit(func, folder.max_intervals, cap)
+    how = (
+        "raise max-intervals (pack-mask{max-intervals=N}, compile_mask(..., max_intervals=N))"
+    )
+    if limit is not None:
+        suggestion = f"{how}: max-intervals={limit} packs it (checked)"
+    else:
+        suggestion = f"no max-intervals up to {cap} packs it"
+    return Reason(message, at, suggestion + hint)
+
+
+def _packing_limit(func: mask.FuncOp, failed: int, cap: int) -> int | None:
+    """
+    The least max-intervals at which `func` (unfolded; it is not changed)
+    packs, if it is at most `cap`: the most runs any point of its folding
+    has when folded with max-intervals=cap, as it is or by wrap regimes
+    (folding with a limit of at least that many does the same, and with
+    less raises at that point). Checked by packing a copy with it; None
+    when none up to `cap` packs or the check fails.
+    """
+    probe = func.clone()
+    folder = _Folder(probe, cap, probe.yield_op)
+    value = probe.yield_op.value
+    peaks = []
+    try:
+        folder.check_size(folder.fold(value), "the keep value")
+        peaks.append(folder.peak)
+    except NotFoldable:
+        pass
+    folder.peak = 0
+    if folder.fold_wrap_regimes(value) is not None:
+        peaks.append(folder.peak)
+    for n in sorted(set(peaks)):
+        if failed < n <= cap and _fold_function(func.clone(), n, explain=False) is None:
+            return n
     return None
 
 

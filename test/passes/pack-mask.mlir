@@ -226,7 +226,7 @@ mask.func @head_causal {
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
-// ONE-LABEL: mask.func @head_causal window unpacked "2 ranges exceed max-intervals=1 at `torch.where(h < 4, -lane + (q - kv) >= 0, True)`; raise max-intervals (pack-mask{max-intervals=N}, compile_mask(..., max_intervals=N)): this point alone needs 2" {
+// ONE-LABEL: mask.func @head_causal window unpacked "2 ranges exceed max-intervals=1 at `torch.where(h < 4, -lane + (q - kv) >= 0, True)`; raise max-intervals (pack-mask{max-intervals=N}, compile_mask(..., max_intervals=N)): max-intervals=2 packs it (checked)" {
 
 // Constant masks fold to constant keep words.
 mask.func @everything {
@@ -470,7 +470,8 @@ mask.func @wrapped_conjunction {
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
-// With one run allowed it stays per-lane.
-// ONE-LABEL: mask.func @wrapped_conjunction window unpacked "2 ranges exceed max-intervals=1
+// With one run allowed it stays per-lane: the note names the wrap split and
+// the least max-intervals that packs, checked.
+// ONE-LABEL: mask.func @wrapped_conjunction window unpacked "2 ranges exceed max-intervals=1 at {{.*}}: a comparison is split in two runs where a value it compares wraps around (at `lane + kv - 2147483647 >= 0`) (integer arithmetic wraps, as in torch); raise max-intervals (pack-mask{max-intervals=N}, compile_mask(..., max_intervals=N)): max-intervals=3 packs it (checked); if the wrap is not meant, compare int64 values (`kv_idx.to(torch.int64) + 1`), which do not wrap" {
 // ONE-NOT:     interval.
 // ONE:         mask.yield %{{.*}} : i1
