@@ -28,9 +28,20 @@ merged, and runs with the same lanes under different lane-uniform conditions
 joined under the disjunction. Bounds are compared through their keys: the
 bound of `sign * u + k` (clipped to [0, 32]) is monotone in k.
 
+A keep value that needs more runs than `max-intervals` is folded again by
+cases when its lane bounds are built from lane-uniform values that wrap
+(`q_idx + 3000 + c` in int32, atoms to the bounds, so that bounds of
+different c do not compare): for each interval of their common base
+between two wrap points, with the values exact there, its runs guarded by
+that interval's condition (`_Folder.fold_wrap_regimes`).
+
 Anything else (a comparison the `lane-affine` pass could not rewrite, a lane
 coefficient other than +-1, more runs than `max-intervals`) leaves the
-function as it is, with the reason in its `unpacked` property.
+function as it is, with the reason in its `unpacked` property. For too many
+runs the reason names comparisons split where a compared value wraps
+(lane_cmps marked `mask.wrap` by lane-affine) and the least max-intervals
+that packs, checked by packing a copy with it, or says that none up to a
+cap does.
 """
 
 from __future__ import annotations
