@@ -406,6 +406,7 @@ class LinearForms:
     forms: dict[SSAValue, Affine | None] = field(default_factory=dict)
     _priming: bool = field(default=False, init=False, repr=False)
     _modular: dict = field(default_factory=dict, init=False, repr=False)
+    _uniform_modular: dict = field(default_factory=dict, init=False, repr=False)
 
     @staticmethod
     def build(func: mask.FuncOp) -> LinearForms:
@@ -527,6 +528,72 @@ class LinearForms:
             case _:
                 pass
         return None
+
+    def uniform_modular(self, value: SSAValue) -> tuple[Affine, int] | None:
+        """
+        `(E, w)` for a lane-uniform value that is E wrapped to w bits where E
+        may leave the w-bit range (`of` sees such a value as an atom): an
+        exact linear form E of atoms that do not wrap, through the chain of
+        additions, subtractions, multiplications and left shifts by
+        constants, and truncations (see `modular`) that computes `value`.
+        `q_idx + 3000 + 1` is (q + 3001, 32). None when `value` cannot wrap,
+        depends on the lane, or is not such a chain.
+        """
+        if value in self._uniform_modular:
+            return self._uniform_modular[value]
+        if value in self.dependent:
+            return None
+        for v in postorder(value, _int_operands, self._uniform_modular)[:-1]:
+            self._uniform_modular[v] = self._uniform_modular_form(v)
+        m = self._uniform_modular[value] = self._uniform_modular_form(value)
+        return m
+
+    def _uniform_modular_form(self, value: SSAValue) -> tuple[Affine, int] | None:
+        op = value.owner
+        if (
+            value in self.dependent
+            or not isinstance(op, Operation)
+            or not isinstance(value.type, IntegerType)
+            or value.type == i1
+        ):
+            return None
+        w = value.type.width.data
+        wraps = self.ranges.may_wrap(op)
+
+        def operand(v: SSAValue) -> Affine | None:
+            nonlocal wraps
+            m = self.uniform_modular(v)
+            if m is not None:
+                if m[1] != w and not (isinstance(op, arith.TruncIOp) and m[1] > w):
+                    return None
+                wraps = True
+                return m[0]
+            return self.of(v)
+
+        form: Affine | None = None
+        match op:
+            case arith.AddiOp() | arith.SubiOp():
+                a, b = operand(op.lhs), operand(op.rhs)
+                if a is not None and b is not None:
+                    form = a + b if isinstance(op, arith.AddiOp) else a - b
+            case arith.MuliOp():
+                a, b = operand(op.lhs), operand(op.rhs)
+                if a is not None and b is not None:
+                    if not b.terms:
+                        form = a.scale(b.const)
+                    elif not a.terms:
+                        form = b.scale(a.const)
+            case arith.ShLIOp() if (k := const_evaluate_operand(op.rhs)) is not None and 0 <= k < w:
+                a = operand(op.lhs)
+                if a is not None:
+                    form = a.scale(2**k)
+            case arith.TruncIOp():
+                form = operand(op.input)
+            case _:
+                pass
+        if form is None or not wraps:
+            return None
+        return form, w
 
     def why_not(self, value: SSAValue) -> str:
         """Why a lane-dependent value has no lane-affine form (for remarks)."""

@@ -29,9 +29,20 @@ merged, and runs with the same lanes under different lane-uniform conditions
 joined under the disjunction. Bounds are compared through their keys: the
 bound of `sign * u + k` (clipped to [0, 32]) is monotone in k.
 
+A keep value that needs more runs than `max-intervals` is folded again by
+cases when its lane bounds are built from lane-uniform values that wrap
+(`q_idx + 3000 + c` in int32, atoms to the bounds, so that bounds of
+different c do not compare): for each interval of their common base
+between two wrap points, with the values exact there, its runs guarded by
+that interval's condition (`_Folder.fold_wrap_regimes`).
+
 Anything else (a comparison the `lane-affine` pass could not rewrite, a lane
 coefficient other than +-1, more runs than `max-intervals`) leaves the
-function as it is, with the reason in its `unpacked` property.
+function as it is, with the reason in its `unpacked` property. For too many
+runs the reason names comparisons split where a compared value wraps
+(lane_cmps marked `mask.wrap` by lane-affine) and the least max-intervals
+that packs, checked by packing a copy with it, or says that none up to a
+cap does.
 """
 
 from __future__ import annotations
@@ -101,10 +112,16 @@ class NotFoldable(Exception):
     `at` is the value it is about and `suggestion` what would pack."""
 
     def __init__(
-        self, message: str, at: SSAValue | None = None, suggestion: str | None = None
+        self,
+        message: str,
+        at: SSAValue | None = None,
+        suggestion: str | None = None,
+        runs: int | None = None,
     ):
         super().__init__(message)
         self.reason = Reason(message, at, suggestion)
+        #: for "more runs than max-intervals": how many the failing point has
+        self.runs = runs
 
     def __str__(self) -> str:
         return str(self.reason)
@@ -279,6 +296,75 @@ class Described:
 Runs = list[Run]
 
 
+
+@dataclass(frozen=True)
+class _WrapRegime:
+    """
+    A case of `_Folder.fold_wrap_regimes`: the lane-uniform base B (a linear
+    form without constant) takes the values `within` (of `domain`, its
+    range), where every wrapped atom of `subst` equals its exact form.
+    """
+
+    subst: dict
+    base: Affine
+    within: Range
+    domain: Range
+
+    def multiple(self, form: Affine) -> int | None:
+        """a when `form` is a * B plus terms without B's atoms (0: none of
+        them), None when its terms in B's atoms are no multiple of B."""
+        return _multiple(form, self.base)
+
+    def substitute(self, form: Affine) -> Affine:
+        out = form
+        for v, c in form.terms:
+            exact = self.subst.get(v)
+            if exact is not None:
+                out = out.without(v) + exact.scale(c)
+        return out
+
+
+def _multiple(form: Affine, base: Affine) -> int | None:
+    """`_WrapRegime.multiple`."""
+    coeffs = dict(form.terms)
+    (v0, b0), *_ = base.terms
+    c0 = coeffs.get(v0, 0)
+    if c0 % b0:
+        return None
+    a = c0 // b0
+    if any(coeffs.get(v, 0) != a * b for v, b in base.terms):
+        return None
+    return a
+
+
+def _linear_fit(forms: list[Affine], points: list[int], base: Affine) -> Affine | None:
+    """
+    G + a * B + e when `forms[i]` equals it wherever B = `points[i]`
+    (consecutive values): each form is G + a_i * B + e_i with the same G
+    (terms without B's atoms), and a_i * points[i] + e_i changes by the
+    same a from one point to the next.
+    """
+    values = []
+    rest_key = None
+    rest = None
+    for f, v in zip(forms, points):
+        a = _multiple(f, base)
+        if a is None:
+            return None
+        r = f - base.scale(a)
+        key = frozenset(r.terms)
+        if rest_key is None:
+            rest_key, rest = key, r
+        elif key != rest_key:
+            return None
+        values.append(r.const + a * v)
+    assert rest is not None
+    slope = values[1] - values[0] if len(values) > 1 else 0
+    if any(values[i] != values[0] + slope * (points[i] - points[0]) for i in range(len(values))):
+        return None
+    return Affine(rest.terms, 0) + base.scale(slope) + Affine((), values[0] - slope * points[0])
+
+
 @dataclass
 class _Folder:
     func: mask.FuncOp
@@ -298,6 +384,15 @@ class _Folder:
     lane_bits: dict = field(default_factory=dict)
     blocks: dict = field(default_factory=dict)
     at_blocks: dict = field(default_factory=dict)
+    #: the wrap regime folded under (see `fold_wrap_regimes`), else None
+    regime: _WrapRegime | None = None
+    #: lane-uniform values for regimes: terms of a form -> (value, c), the
+    #: value being those terms plus c (see `materialize`)
+    materialized: dict = field(default_factory=dict)
+    #: constant bounds, by value
+    constants: dict = field(default_factory=dict)
+    #: the most runs any point of the folding had (see `_packing_limit`)
+    peak: int = 0
     _priming: bool = False
 
     def __post_init__(self):
@@ -325,6 +420,14 @@ class _Folder:
         `u` re-associated with some atoms clamped) the one with the fewest
         clamps (i64 ops counting twice) is emitted.
         """
+        if self.regime is not None:
+            # Under a wrap regime a bound may be decided (all lanes on one
+            # side of [0, 32]) where it is not on the whole domain.
+            f = self.forms.of(u)
+            if f is not None:
+                r = self.proof_range(f).scale(sign) + Range.exact(k)
+                if r.hi <= 0 or r.lo >= LANES:
+                    return self.constant_bound(0 if r.hi <= 0 else LANES)
         # One value per (u, sign, k), whichever side asks first: run
         # simplification compares and dedupes bounds by identity, so the same
         # bound must not be two values.
@@ -364,6 +467,14 @@ class _Folder:
         self.bounds[key] = v
         # Every plan's value clips to clip(sign * u + k, 0, 32).
         self.keys.setdefault(v, (u, sign, k))
+        return v
+
+    def constant_bound(self, c: int) -> SSAValue:
+        """The bound constant `c` (one value per constant)."""
+        v = self.constants.get(c)
+        if v is None:
+            v = self.constants[c] = self.const(c)
+            self.keys[v] = (None, 0, c)
         return v
 
     def amount_plans(self, u: SSAValue, sign: int, k: int, beat: int | None = None):
@@ -651,7 +762,25 @@ class _Folder:
         fx, fy = self.key_form(kx), self.key_form(ky)
         if fx is None or fy is None:
             return False
-        return self.forms.relational_range(fx - fy).hi <= 0
+        return self.proof_range(fx - fy).hi <= 0
+
+    def proof_range(self, form: Affine) -> Range:
+        """
+        The range of a lane-uniform form where it matters: on the domain
+        (`relational_range`), or, while folding under a wrap regime (see
+        `_WrapRegime`), on the part of the domain the regime covers. Only
+        for proofs (which runs are empty, which bounds are redundant) and
+        for bounds that are then constants: the ops emitted must not
+        overflow anywhere on the domain, so they are planned with the
+        domain's ranges.
+        """
+        regime = self.regime
+        if regime is not None:
+            alpha = regime.multiple(form)
+            if alpha:
+                rest = form - regime.base.scale(alpha)
+                return regime.within.scale(alpha) + self.forms.relational_range(rest)
+        return self.forms.relational_range(form)
 
     def key_form(self, key: tuple[SSAValue | None, int, int]) -> Affine | None:
         u, sign, k = key
@@ -679,6 +808,15 @@ class _Folder:
             return None
         if _some_le(his, los, self.key):  # some hi <= some lo
             return None
+        if (
+            self.regime is not None
+            and los
+            and his
+            and len(los) <= _RELATIONAL_LIMIT
+            and len(his) <= _RELATIONAL_LIMIT
+            and any(self.related_le(h, lo) for h in his for lo in los)
+        ):
+            return None  # some hi <= some lo, of different bases
         pers: dict[tuple[SSAValue, int], int] = {}
         for phase, p, m in run.pers:
             pers[(phase, p)] = pers.get((phase, p), (1 << p) - 1) & m
@@ -791,10 +929,13 @@ class _Folder:
             what.value if isinstance(what, Described) else None,
             f"raise max-intervals (pack-mask{{max-intervals=N}}, compile_mask(..., "
             f"max_intervals=N)): this point alone needs {n}",
+            runs=n,
         )
 
     def check_size(self, runs: Runs, what: Described | str) -> Runs:
         runs = self.simplify(runs)
+        if len(runs) > self.peak:
+            self.peak = len(runs)
         if len(runs) > self.max_intervals:
             raise self.too_many(len(runs), what)
         return runs
@@ -822,6 +963,8 @@ class _Folder:
 
     def lane_cmp(self, op: mask.LaneCmpOp) -> Runs:
         c, u, pred, k = op.coeff_value, op.u, op.predicate.data, op.offset_value
+        if self.regime is not None:
+            u, k = self.regime_operand(u, k)
         if c not in (1, -1):
             raise NotFoldable(
                 f"{describe(op.result)} has lane coefficient {c} (kv_idx is scaled by "
@@ -1265,6 +1408,331 @@ class _Folder:
             return None
         return p, x - y
 
+    # Wrap regimes -------------------------------------------------------
+
+    def regime_operand(self, u: SSAValue, k: int) -> tuple[SSAValue, int]:
+        """`(u', k')` with `u + k == u' + k'` under the current regime: the
+        wrapped atoms of u's form replaced by their exact forms there, u' a
+        value of the non-constant part (an existing one where there is,
+        so that bounds of one base compare)."""
+        regime = self.regime
+        assert regime is not None
+        f = self.forms.of(u)
+        if f is None or not any(v in regime.subst for v, _ in f.terms):
+            return u, k
+        exact = regime.substitute(f)
+        found = self.materialize(exact)
+        if found is None:
+            raise NotFoldable(
+                f"a lane bound of {describe(u)} cannot be computed without overflow", u
+            )
+        v, c = found
+        return v, k + exact.const - c
+
+    def materialize(self, form: Affine) -> tuple[SSAValue, int] | None:
+        """
+        `(v, c)` with v a value equal to the terms of `form` plus c: a
+        lane bound operand with those terms where there is one (see
+        `fold_wrap_regimes`), else the terms computed without overflow (c =
+        0, one value per form); None when they may overflow i64.
+        """
+        key = frozenset(form.terms)
+        if key in self.materialized:
+            return self.materialized[key]
+        found: tuple[SSAValue, int] | None
+        if len(form.terms) == 1 and form.terms[0][1] == 1:
+            found = (form.terms[0][0], 0)
+        else:
+            from maskopt.passes.lane_affine import Materializer
+
+            v = Materializer(self.forms).emit(Affine(form.terms, 0), self.at)
+            found = None if v is None else (v, 0)
+        self.materialized[key] = found
+        return found
+
+    def wrap_atoms(self, value: SSAValue) -> dict[SSAValue, tuple[Affine, int]]:
+        """The lane-uniform atoms of the lane bounds `value` is folded from
+        that wrap (`LinearForms.uniform_modular`): `q_idx + 3000` in
+        `kv_idx <= q_idx + 3000`."""
+        atoms: dict[SSAValue, tuple[Affine, int]] = {}
+        for op in _slice(value):
+            if not isinstance(op, mask.LaneCmpOp):
+                continue
+            f = self.forms.of(op.u)
+            if f is None:
+                continue
+            for v, _ in f.terms:
+                if v not in atoms and (m := self.forms.uniform_modular(v)) is not None:
+                    atoms[v] = m
+        return atoms
+
+    #: The most regimes one keep value is folded under.
+    MAX_WRAP_REGIMES = 16
+
+    def wrap_regimes(self, atoms: dict[SSAValue, tuple[Affine, int]]) -> list[_WrapRegime] | None:
+        """
+        The regimes of the wrapped atoms sharing the most common base B (the
+        non-constant part of their exact forms E = B + c): the intervals of
+        B's values between the points where some atom wraps. In each, every
+        such atom is E + j * 2^w for one j. None when there are more than
+        MAX_WRAP_REGIMES.
+        """
+        groups: dict = {}
+        for v, (e, w) in atoms.items():
+            base = Affine(e.terms, 0)
+            groups.setdefault(base.key(), (base, []))[1].append((v, e, w))
+        if not groups:
+            return None
+        base, members = max(groups.values(), key=lambda g: len(g[1]))
+        r = self.forms.uniform_range(base)
+        cuts: set[int] = set()
+        for _, e, w in members:
+            half, period = 2 ** (w - 1), 2**w
+            # j changes where b + c + half is a multiple of 2^w
+            first = _ceil_div(r.lo + 1 + e.const + half, period)
+            last = (r.hi + e.const + half) // period
+            if last - first + 1 > self.MAX_WRAP_REGIMES:
+                return None
+            cuts.update(t * period - e.const - half for t in range(first, last + 1))
+        if not cuts or len(cuts) + 1 > self.MAX_WRAP_REGIMES:
+            return None
+        starts = [r.lo, *sorted(cuts)]
+        ends = [x - 1 for x in starts[1:]] + [r.hi]
+        regimes = []
+        for lo, hi in zip(starts, ends):
+            subst = {}
+            for v, e, w in members:
+                half, period = 2 ** (w - 1), 2**w
+                j = -((lo + e.const + half) // period)
+                subst[v] = e + Affine((), j * period)
+            regimes.append(_WrapRegime(subst, base, Range(lo, hi), r))
+        return regimes
+
+    def fold_wrap_regimes(self, value: SSAValue) -> Runs | None:
+        """
+        The keep value folded by cases on lane-uniform wraps, when folding
+        it as it is needs more than max-intervals runs: a uniform value that
+        wraps (`q_idx + 3000 + c` near 2^31) is an atom to the lane bounds
+        built from it, so bounds of `q + 3000`, `q + 3001`, ... do not
+        compare and their runs neither merge nor cancel. Under each regime
+        (the values of the atoms' common base between two wrap points, see
+        `wrap_regimes`) every atom is an exact form, so they do; the runs of
+        each regime are guarded by its condition (a lane-uniform
+        comparison), consecutive one-value regimes with the same runs up to
+        linear changes of their bounds are joined (`join_point_regimes`),
+        and the union is simplified. None when there is no such atom or a
+        regime does not fold within max-intervals.
+        """
+        atoms = self.wrap_atoms(value)
+        regimes = self.wrap_regimes(atoms) if atoms else None
+        if regimes is None:
+            return None
+        for op in _slice(value):
+            if isinstance(op, mask.LaneCmpOp) and (f := self.forms.of(op.u)) is not None:
+                if not any(v in regimes[0].subst for v, _ in f.terms):
+                    self.materialized.setdefault(frozenset(f.terms), (op.u, f.const))
+        folded: list[tuple[_WrapRegime, Runs]] = []
+        try:
+            for regime in regimes:
+                self.regime, self.memo = regime, {}
+                folded.append((regime, self.check_size(self.fold(value), "the keep value")))
+        except NotFoldable:
+            return None
+        finally:
+            self.regime, self.memo = None, {}
+        out: Runs = []
+        for regime, runs in self.join_equal_regimes(self.join_point_regimes(folded)):
+            if not runs:
+                continue
+            guard = self.regime_guard(regime)
+            out += [run & guard for run in runs]
+        try:
+            return self.check_size(out, "the keep value")
+        except NotFoldable:
+            return None
+
+    def regime_guard(self, regime: _WrapRegime) -> Run:
+        """A run of all lanes under the regime's condition `lo <= B <= hi`
+        (a side that is the end of B's range is left out)."""
+        found = self.materialize(regime.base)
+        assert found is not None  # a base of an exact form fits i64
+        b, c = found  # b = B + c
+        (lo, hi), (dlo, dhi) = regime.within, regime.domain
+        conds = []
+        if dlo < lo == hi < dhi:
+            conds.append(self._insert(arith.CmpiOp(b, self.const(lo + c, b.type), "eq")))
+        else:
+            if lo > dlo:
+                conds.append(self._insert(arith.CmpiOp(b, self.const(lo + c, b.type), "sge")))
+            if hi < dhi:
+                conds.append(self._insert(arith.CmpiOp(b, self.const(hi + c, b.type), "sle")))
+        return Run(conds=tuple((x, True) for x in conds))
+
+    def join_point_regimes(
+        self, folded: list[tuple[_WrapRegime, Runs]]
+    ) -> list[tuple[_WrapRegime, Runs]]:
+        """
+        Join consecutive regimes of one value each (B = v, v + 1, ...) whose
+        runs are the same but for bounds that change linearly with v: a
+        bound that is the form F_v at B = v, with F_v = G + e_v (G the same
+        lane-uniform terms, without B) and e_v = a * v + e, is the form
+        G + a * B + e at every one of them. `q_idx + k <= q_idx + 3000 + c`
+        wraps at q = 2^31 - 3000 - c for c = 0..6: six one-value regimes.
+        """
+        out: list[tuple[_WrapRegime, Runs]] = []
+        i = 0
+        while i < len(folded):
+            regime, runs = folded[i]
+            j = i + 1
+            if regime.within.lo == regime.within.hi:
+                while j < len(folded):
+                    nxt, nruns = folded[j]
+                    if not (
+                        nxt.within.lo == nxt.within.hi == folded[j - 1][0].within.hi + 1
+                        and self.linear_in_points(
+                            [r for _, r in folded[i : j + 1]],
+                            [reg.within.lo for reg, _ in folded[i : j + 1]],
+                            regime.base,
+                        )
+                        is not None
+                    ):
+                        break
+                    j += 1
+            if j - i > 1:
+                group = folded[i:j]
+                points = [reg.within.lo for reg, _ in group]
+                joined = self.linear_in_points([r for _, r in group], points, regime.base, emit=True)
+                if joined is None:  # a bound that cannot be computed: keep them apart
+                    out += group
+                    i = j
+                    continue
+                within = Range(points[0], points[-1])
+                out.append((_WrapRegime({}, regime.base, within, regime.domain), joined))
+            else:
+                out.append((regime, runs))
+            i = j
+        return out
+
+    def linear_in_points(
+        self, runs_per_point: list[Runs], points: list[int], base: Affine, emit: bool = False
+    ):
+        """The runs of `join_point_regimes` for one-value regimes at
+        consecutive `points` (with `emit`, their joined runs; else a truthy
+        value), or None when they do not join."""
+        first = runs_per_point[0]
+        if any(len(r) != len(first) for r in runs_per_point):
+            return None
+        out: Runs = []
+        for idx, run in enumerate(first):
+            others = [r[idx] for r in runs_per_point]
+            if any(
+                o.conds != run.conds or o.pers != run.pers or o.tabs != run.tabs
+                or len(o.los) != len(run.los) or len(o.his) != len(run.his)
+                for o in others
+            ):
+                return None
+            sides = []
+            for side, attr in (("lo", "los"), ("hi", "his")):
+                bounds = []
+                for n in range(len(getattr(run, attr))):
+                    forms = []
+                    for o in others:
+                        k = self.key(getattr(o, attr)[n])
+                        f = None if k is None else self.key_form(k)
+                        if f is None:
+                            return None
+                        forms.append(f)
+                    line = _linear_fit(forms, points, base)
+                    if line is None:
+                        return None
+                    bounds.append(line)
+                sides.append(bounds)
+            if emit:
+                los = tuple(self.form_bound(f, "lo") for f in sides[0])
+                his = tuple(self.form_bound(f, "hi") for f in sides[1])
+                if any(x is None for x in los + his):
+                    return None
+                out.append(Run(los, his, run.conds, run.pers, run.tabs))  # type: ignore[arg-type]
+        return out if emit else True
+
+    def form_bound(self, form: Affine, side: str) -> SSAValue | None:
+        """A bound clipping the lane-uniform `form` (clip(form, 0, 32))."""
+        if not form.terms:
+            return self.constant_bound(min(max(form.const, 0), LANES))
+        for sign in (1, -1):
+            found = self.materialized.get(frozenset(form.scale(sign).terms))
+            if found is not None:
+                v, c = found  # sign * form = v + c + rest
+                return self.bound(v, sign, form.const - sign * c, side)
+        found = self.materialize(form)
+        if found is None:
+            return None
+        v, c = found
+        return self.bound(v, 1, form.const - c, side)
+
+    def join_equal_regimes(
+        self, folded: list[tuple[_WrapRegime, Runs]]
+    ) -> list[tuple[_WrapRegime, Runs]]:
+        """
+        Join neighbouring regimes whose runs agree: the runs of one, with
+        each bound the same, after clipping to [0, 32], as the other's on
+        the other's values. `kv_idx == q_idx + 8` keeps lane q + 8 - kv
+        where q + 8 does not wrap; where it does, its bound q + 8 - kv of
+        the regime before is past the window: the same run.
+        """
+        out: list[tuple[_WrapRegime, Runs]] = []
+        for regime, runs in folded:
+            if out:
+                prev, prev_runs = out[-1]
+                if len(prev_runs) == len(runs) and all(
+                    self.same_run(a, prev, b, regime) for a, b in zip(prev_runs, runs)
+                ):
+                    within = Range(prev.within.lo, regime.within.hi)
+                    out[-1] = (_WrapRegime({}, regime.base, within, regime.domain), prev_runs)
+                    continue
+            out.append((regime, runs))
+        return out
+
+    def same_run(self, a: Run, ra: _WrapRegime, b: Run, rb: _WrapRegime) -> bool:
+        """Whether run `a` (folded under regime `ra`) is run `b` under `rb`:
+        the same factors, max(lower bounds) and min(upper bounds)."""
+        if a.conds != b.conds or a.pers != b.pers or a.tabs != b.tabs:
+            return False
+        saved = self.regime
+        self.regime = rb
+        try:
+            le = self.clipped_le
+            los_a, los_b = a.los or (0,), b.los or (0,)
+            his_a, his_b = a.his or (LANES,), b.his or (LANES,)
+            return (
+                all(any(le(x, y) for y in los_b) for x in los_a)
+                and all(any(le(y, x) for x in los_a) for y in los_b)
+                and all(any(le(y, x) for y in his_b) for x in his_a)
+                and all(any(le(x, y) for x in his_a) for y in his_b)
+            )
+        finally:
+            self.regime = saved
+
+    def clipped_le(self, x: SSAValue | int, y: SSAValue | int) -> bool:
+        """Whether bound x <= bound y, both clipped to [0, 32] (under the regime)."""
+        if x is y:
+            return True
+        fx, fy = self.bound_form(x), self.bound_form(y)
+        if fx is None or fy is None:
+            return False
+        return (
+            self.proof_range(fx).hi <= 0
+            or self.proof_range(fy).lo >= LANES
+            or self.proof_range(fx - fy).hi <= 0
+        )
+
+    def bound_form(self, x: SSAValue | int) -> Affine | None:
+        """The lane-uniform form a bound clips (None if unknown)."""
+        if isinstance(x, int):
+            return Affine((), x)
+        k = self.key(x)
+        return None if k is None else self.key_form(k)
+
     # Emission of the set ------------------------------------------------
 
     def cond_value(self, conds: tuple[tuple[SSAValue, bool], ...]) -> SSAValue:
@@ -1342,7 +1810,11 @@ def fold_function(func: mask.FuncOp, max_intervals: int) -> str | None:
     return str(reason)
 
 
-def _fold_function(func: mask.FuncOp, max_intervals: int) -> Reason | None:
+#: `_packing_limit` tries max-intervals up to max(this, 2 * max-intervals).
+PACKING_LIMIT_CAP = 32
+
+
+def _fold_function(func: mask.FuncOp, max_intervals: int, explain: bool = True) -> Reason | None:
     if not func.is_windowed:
         return Reason("the function is not windowed: run lane-affine first", func)
     if func.is_packed:
@@ -1352,8 +1824,13 @@ def _fold_function(func: mask.FuncOp, max_intervals: int) -> Reason | None:
     try:
         runs = folder.check_size(folder.fold(yield_op.value), "the keep value")
     except NotFoldable as e:
-        region_dce(func.body)
-        return e.reason
+        regimes = folder.fold_wrap_regimes(yield_op.value) if e.runs is not None else None
+        if regimes is None:
+            region_dce(func.body)  # back to the function as it was
+            if e.runs is not None and explain:
+                return _too_many_reason(folder, e, func)
+            return e.reason
+        runs = regimes
     word = folder.emit(runs)
     reason = legalize_overflow(func, word, folder.forms.ranges)
     if reason is not None:
@@ -1361,6 +1838,98 @@ def _fold_function(func: mask.FuncOp, max_intervals: int) -> Reason | None:
         return reason
     Rewriter.replace_op(yield_op, mask.YieldOp(word))
     region_dce(func.body)
+    return None
+
+
+def _too_many_reason(folder: _Folder, e: NotFoldable, func: mask.FuncOp) -> Reason:
+    """
+    The reason for more runs than max-intervals: where (the first point of
+    the folding with too many), why when the extra runs come from
+    comparisons split where a compared value wraps (`mask.wrap`, see
+    `lane_affine.wrapped_compare`), and the least max-intervals that packs,
+    checked by packing a copy of the function with it (`_packing_limit`),
+    or that none up to a cap does. The count at the first point is only a
+    lower bound: the points after it may need more.
+    """
+    from maskopt.passes.lane_affine import WRAP_ATTR
+
+    at = e.reason.at
+    message = e.reason.message
+    hint = ""
+    if isinstance(at, SSAValue):
+        # One wrap point per split comparison: its two branches' bounds
+        # `c * L + v >= 0` and `c * L + v - 1 < 0` (`<= 0` with v + 1).
+        split: dict[tuple, SSAValue] = {}
+        for op in _slice(at):
+            if isinstance(op, mask.LaneCmpOp) and WRAP_ATTR in op.attributes:
+                f = folder.forms.of(op.u)
+                if f is None:
+                    continue
+                shift = 1 if op.predicate.data in ("sle", "sgt") else 0
+                point = (op.coeff_value, frozenset(f.terms), f.const + op.offset_value - shift)
+                split.setdefault(point, op.result)
+        if split:
+            from maskopt.passes.remarks import source_span
+
+            guard = next(iter(split.values()))
+            assert isinstance(guard.owner, Operation)
+            # A guard is located at its comparison: without source it is
+            # rendered from the IR, where it is the wrap point itself.
+            name = describe(guard) if source_span(guard.owner) is not None else None
+            where = "" if name else f" (at {describe(guard)})"
+            wraps = "integer arithmetic wraps, as in torch"
+            if len(split) == 1:
+                message += (
+                    f": {name or 'a comparison'} is split in two runs where a value it "
+                    f"compares wraps around{where} ({wraps})"
+                )
+            else:
+                such = f", such as {name}," if name else ""
+                message += (
+                    f": {len(split)} comparisons in it{such} are each split in two runs "
+                    f"where a value they compare wraps around{where} ({wraps}), and the "
+                    "runs of different comparisons do not merge"
+                )
+            hint = (
+                "; if the wrap is not meant, compare int64 values "
+                "(`kv_idx.to(torch.int64) + 1`), which do not wrap"
+            )
+    cap = max(PACKING_LIMIT_CAP, 2 * folder.max_intervals)
+    limit = _packing_limit(func, folder.max_intervals, cap)
+    how = (
+        "raise max-intervals (pack-mask{max-intervals=N}, compile_mask(..., max_intervals=N))"
+    )
+    if limit is not None:
+        suggestion = f"{how}: max-intervals={limit} packs it (checked)"
+    else:
+        suggestion = f"no max-intervals up to {cap} packs it"
+    return Reason(message, at, suggestion + hint)
+
+
+def _packing_limit(func: mask.FuncOp, failed: int, cap: int) -> int | None:
+    """
+    The least max-intervals at which `func` (unfolded; it is not changed)
+    packs, if it is at most `cap`: the most runs any point of its folding
+    has when folded with max-intervals=cap, as it is or by wrap regimes
+    (folding with a limit of at least that many does the same, and with
+    less raises at that point). Checked by packing a copy with it; None
+    when none up to `cap` packs or the check fails.
+    """
+    probe = func.clone()
+    folder = _Folder(probe, cap, probe.yield_op)
+    value = probe.yield_op.value
+    peaks = []
+    try:
+        folder.check_size(folder.fold(value), "the keep value")
+        peaks.append(folder.peak)
+    except NotFoldable:
+        pass
+    folder.peak = 0
+    if folder.fold_wrap_regimes(value) is not None:
+        peaks.append(folder.peak)
+    for n in sorted(set(peaks)):
+        if failed < n <= cap and _fold_function(func.clone(), n, explain=False) is None:
+            return n
     return None
 
 

@@ -17,7 +17,9 @@ For every `mask.func` that is not windowed yet:
    linear form E wrapped to w bits, `LinearForms.modular`) is, where the
    ranges allow only k in {-1, 0, 1}, the OR over k of `E + k * 2^w` in
    [-2^(w-1), 2^(w-1)) and `E + k * 2^w <pred> R`: a lane_cmp each, lane
-   coefficient +-1 only (`wrapped_compare`).
+   coefficient +-1 only (`wrapped_compare`). The lane_cmps that bound the
+   lanes where E wraps carry the discardable attribute `mask.wrap`, which
+   fold-intervals' remarks use to name the wrap as the cause of extra runs.
 3. A comparison of a floor division by a positive constant with a lane-
    uniform value, `(A // B) <pred> W`, is the comparison of A with the block
    bounds `W * B` and `W * B + B - 1` (so `q // B == kv // B` becomes the two
@@ -81,6 +83,10 @@ MAX_PIECES = 32
 PREFER_SPLIT_DIVISOR = 32
 #: `X // D` compared this often is split in preference to block ranges.
 PREFER_SPLIT_USES = 3
+
+#: The discardable attribute of a lane_cmp that bounds the lanes where an
+#: operand of a comparison wraps (`wrapped_compare`'s branch conditions).
+WRAP_ATTR = "mask.wrap"
 
 #: arith.cmpi predicate number -> lane_cmp predicate name (signed and equality).
 CMPI_TO_LANE = {0: "eq", 1: "ne", 2: "slt", 3: "sle", 4: "sgt", 5: "sge"}
@@ -349,12 +355,18 @@ class _Rewriter:
                 parts.append(("sge", shifted + Affine((), half)))
             if er.hi + k * period > half - 1:
                 parts.append(("sle", shifted - Affine((), half - 1)))
+            guards = len(parts)
             parts.append((pred, shifted - r))
             conj: SSAValue | None = None
-            for p, diff in parts:
+            for i, (p, diff) in enumerate(parts):
                 v = self.lane_compare(p, diff, op)
                 if v is None:
                     return None  # the ops inserted so far are dead: the pass's DCE erases them
+                if i < guards and isinstance(v.owner, mask.LaneCmpOp):
+                    # The lanes where the wrapped operand wraps: marked (and
+                    # located at the comparison) for fold-intervals' remarks.
+                    v.owner.attributes[WRAP_ATTR] = builtin.UnitAttr()
+                    v.owner.location = op.location
                 if conj is not None:
                     a = arith.AndIOp(conj, v)
                     self._insert([a], op)

@@ -463,6 +463,22 @@ def make_bottom_right_window(offset=768, window=256):
     return bottom_right_window
 
 
+def make_wrapped_conjunction(terms=10, offset=3000):
+    """A conjunction of `terms` shifted causal-like bounds (issue 20):
+    `kv_idx + k <= q_idx + offset + k % 7`. In torch's int32 `kv_idx + k`
+    wraps for kv_idx >= 2^31 - k and `q_idx + offset + k % 7` for q_idx >=
+    2^31 - offset - k % 7: each comparison is split in two runs at its kv
+    wrap point, and its bound is a wrapped uniform value."""
+
+    def wrapped_conjunction(b, h, q_idx, kv_idx):
+        keep = kv_idx <= q_idx + offset
+        for k in range(1, terms):
+            keep = keep & (kv_idx + k <= q_idx + offset + k % 7)
+        return keep
+
+    return wrapped_conjunction
+
+
 def make_prefix_lm(prefix=77):
     from attn_gym.masks import generate_prefix_lm_mask
 
@@ -950,6 +966,10 @@ CORPUS: list[MaskCase] = [
     # q - kv + 768 wraps from q - kv = 2^31 - 768 on (the run's lanes never wrap into the window)
     MaskCase("bottom_right_window_256", _P(make_bottom_right_window, 768, 256), (1, 1, 256, 1024), True, True, 1, True,
              ("basic",), edge_qs=(2**31 - 770, 2**31 - 769, 2**31 - 768)),
+    # kv + k wraps at kv = 2^31 - k, q + 3000 + c at q = 2^31 - 3000 - c (c = 0..6)
+    MaskCase("wrapped_conjunction_10", make_wrapped_conjunction, (1, 1, 256, 512), True, True, 2, True, ("union", "wrap"),
+             note="inductor's one interval [0, min(q + 2994, q + 3001) - kv) ignores the int32 wraps: wrong for q near 2^31",
+             edge_qs=tuple(2**31 - 1 - 3000 - c + d for c in range(7) for d in (-1, 0, 1))),
     MaskCase("prefix_lm_77", _P(make_prefix_lm, 77), (1, 1, 1024, 1024), True, True, 1, True, ("basic", "attn_gym", "union")),
     MaskCase("streaming_sink", make_streaming_sink, (1, 1, 1024, 1024), True, True, 2, True, ("basic", "union")),
     MaskCase("chunked_causal_96", _P(make_chunked_causal, 96), (1, 1, 1024, 1024), True, True, 1, True, ("basic", "floordiv")),
@@ -1034,6 +1054,10 @@ EXPECTED: dict[str, tuple[int | None, str | None]] = {
     "sliding_window_100": (1, None),
     "bottom_right_causal": (1, None),
     "bottom_right_window_256": (1, None),
+    # by cases on where q + 3000 + c wraps: [0, q + 2994 - kv) and [2^31 - 7 - kv,
+    # q + 3001 - kv) where none does, the lane q + 3000 - kv where it wraps for
+    # some c but not for c <= 2 (q = 2^31 - 3006 .. 2^31 - 3003)
+    "wrapped_conjunction_10": (3, None),
     "prefix_lm_77": (1, None),
     "streaming_sink": (2, None),
     "chunked_causal_96": (1, None),

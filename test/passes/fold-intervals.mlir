@@ -246,7 +246,7 @@ mask.func @ne_plus window {
 // CHECK-NEXT:  }
 
 // Two runs exceed max-intervals=1.
-// LIMIT-LABEL: mask.func @ne_plus window unpacked "2 ranges exceed max-intervals=1 at `lane + s[b] != 0`; raise max-intervals (pack-mask{max-intervals=N}, compile_mask(..., max_intervals=N)): this point alone needs 2" {
+// LIMIT-LABEL: mask.func @ne_plus window unpacked "2 ranges exceed max-intervals=1 at `lane + s[b] != 0`; raise max-intervals (pack-mask{max-intervals=N}, compile_mask(..., max_intervals=N)): max-intervals=2 packs it (checked)" {
 // LIMIT-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32, %[[S:.*]]: tensor<2xi32>):
 // LIMIT-NEXT:    %[[U:.*]] = mask.load %[[S]][%[[B]]] : tensor<2xi32>[i32] -> i32
 // LIMIT-NEXT:    %[[P:.*]] = mask.lane_cmp "ne", 1 * lane + %[[U]] + 0 : i32
@@ -433,7 +433,7 @@ mask.func @not_and window {
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
-// LIMIT-LABEL: mask.func @not_and window unpacked "2 ranges exceed max-intervals=1 at `~((-lane + (q - kv) >= 0) & (-lane + (q - kv) - 256 <= 0))`; raise max-intervals (pack-mask{max-intervals=N}, compile_mask(..., max_intervals=N)): this point alone needs 2" {
+// LIMIT-LABEL: mask.func @not_and window unpacked "2 ranges exceed max-intervals=1 at `~((-lane + (q - kv) >= 0) & (-lane + (q - kv) - 256 <= 0))`; raise max-intervals (pack-mask{max-intervals=N}, compile_mask(..., max_intervals=N)): max-intervals=2 packs it (checked)" {
 
 // A xor B of two lane-dependent values: (A and not B) or (not A and B).
 mask.func @xor window {
@@ -463,7 +463,7 @@ mask.func @xor window {
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
-// LIMIT-LABEL: mask.func @xor window unpacked "2 ranges exceed max-intervals=1 at `(-lane + (q - kv) >= 0) ^ (lane + kv - 128 < 0)`; raise max-intervals (pack-mask{max-intervals=N}, compile_mask(..., max_intervals=N)): this point alone needs 2" {
+// LIMIT-LABEL: mask.func @xor window unpacked "2 ranges exceed max-intervals=1 at `(-lane + (q - kv) >= 0) ^ (lane + kv - 128 < 0)`; raise max-intervals (pack-mask{max-intervals=N}, compile_mask(..., max_intervals=N)): max-intervals=2 packs it (checked)" {
 
 // select on a lane-uniform condition: each run is guarded by the condition.
 mask.func @select window {
@@ -503,7 +503,7 @@ mask.func @select window {
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
-// LIMIT-LABEL: mask.func @select window unpacked "2 ranges exceed max-intervals=1 at `torch.where(b == h, -lane + (q - kv) >= 0, lane + kv - 128 < 0)`; raise max-intervals (pack-mask{max-intervals=N}, compile_mask(..., max_intervals=N)): this point alone needs 2" {
+// LIMIT-LABEL: mask.func @select window unpacked "2 ranges exceed max-intervals=1 at `torch.where(b == h, -lane + (q - kv) >= 0, lane + kv - 128 < 0)`; raise max-intervals (pack-mask{max-intervals=N}, compile_mask(..., max_intervals=N)): max-intervals=2 packs it (checked)" {
 
 // An i1 select on a lane-dependent condition c is (c & a) | (~c & b): here
 // lanes below 64 - kv that are causal, and lanes from 64 - kv below 128 - kv.
@@ -624,7 +624,7 @@ mask.func @uniform_negated window {
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
-// LIMIT-LABEL: mask.func @uniform_negated window unpacked "2 ranges exceed max-intervals=1 at `~((b == h) & (-lane + (q - kv) >= 0))`; raise max-intervals (pack-mask{max-intervals=N}, compile_mask(..., max_intervals=N)): this point alone needs 2" {
+// LIMIT-LABEL: mask.func @uniform_negated window unpacked "2 ranges exceed max-intervals=1 at `~((b == h) & (-lane + (q - kv) >= 0))`; raise max-intervals (pack-mask{max-intervals=N}, compile_mask(..., max_intervals=N)): max-intervals=2 packs it (checked)" {
 
 mask.func @constant_true window {
 ^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
@@ -977,7 +977,7 @@ mask.func @periodic_cmp window {
 // CHECK-NEXT:  mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
-// LIMIT-LABEL: mask.func @periodic_cmp window unpacked "2 ranges exceed max-intervals=1 at `~(((... % 3) <= 1) & (lane + kv <= 0))`; raise max-intervals (pack-mask{max-intervals=N}, compile_mask(..., max_intervals=N)): this point alone needs 2" {
+// LIMIT-LABEL: mask.func @periodic_cmp window unpacked "2 ranges exceed max-intervals=1 at `~(((... % 3) <= 1) & (lane + kv <= 0))`; raise max-intervals (pack-mask{max-intervals=N}, compile_mask(..., max_intervals=N)): max-intervals=2 packs it (checked)" {
 
 // (kv + L) mod 4 == h mod 4 holds exactly when 4 divides kv + L - h: the
 // periodic set of residue 0 of (L + kv - h) mod 4; `!=` keeps the others.

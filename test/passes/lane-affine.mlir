@@ -760,6 +760,7 @@ mask.func @tile_sizes {
 // the atom's own). E + 2^32 * k is in i32 for k = 0 (E >= -2^31) or k = 1
 // (E <= -2^31 - 1), so `d <= 100` is the OR of the two branches, each a bound
 // on E and the comparison of E + 2^32 * k; every lane coefficient stays -1.
+// The bounds on E (where it wraps) are marked `mask.wrap`, for remarks.
 mask.func @wrapping_difference {
 ^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
   %c768 = arith.constant 768 : i32
@@ -773,10 +774,10 @@ mask.func @wrapping_difference {
 // CHECK-LABEL: mask.func @wrapping_difference window {
 // CHECK:         %[[S:.*]] = arith.addi %{{.*}}, %{{.*}} : i32
 // CHECK:         %[[E0:.*]] = arith.subi %{{.*}}, %{{.*}} : i64
-// CHECK-NEXT:    %[[IN0:.*]] = mask.lane_cmp "sge", -1 * lane + %[[E0]] + 2147483648 : i64
+// CHECK-NEXT:    %[[IN0:.*]] = mask.lane_cmp "sge", -1 * lane + %[[E0]] + 2147483648 {mask.wrap} : i64
 // CHECK:         %[[LE0:.*]] = mask.lane_cmp "sle", -1 * lane + %{{.*}} + -100 : i64
 // CHECK-NEXT:    %[[B0:.*]] = arith.andi %[[IN0]], %[[LE0]] : i1
-// CHECK:         %[[IN1:.*]] = mask.lane_cmp "sle", -1 * lane + %{{.*}} + 2147483649 : i64
+// CHECK:         %[[IN1:.*]] = mask.lane_cmp "sle", -1 * lane + %{{.*}} + 2147483649 {mask.wrap} : i64
 // CHECK:         %[[LE1:.*]] = mask.lane_cmp "sle", -1 * lane + %{{.*}} + 4294967196 : i64
 // CHECK-NEXT:    %[[B1:.*]] = arith.andi %[[IN1]], %[[LE1]] : i1
 // CHECK-NEXT:    %[[LE:.*]] = arith.ori %[[B0]], %[[B1]] : i1

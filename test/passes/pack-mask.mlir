@@ -224,7 +224,7 @@ mask.func @head_causal {
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
-// ONE-LABEL: mask.func @head_causal window unpacked "2 ranges exceed max-intervals=1 at `(h >= 4) | (-lane + (q - kv) >= 0)`; raise max-intervals (pack-mask{max-intervals=N}, compile_mask(..., max_intervals=N)): this point alone needs 2" {
+// ONE-LABEL: mask.func @head_causal window unpacked "2 ranges exceed max-intervals=1 at `(h >= 4) | (-lane + (q - kv) >= 0)`; raise max-intervals (pack-mask{max-intervals=N}, compile_mask(..., max_intervals=N)): max-intervals=2 packs it (checked)" {
 
 // Constant masks fold to constant keep words.
 mask.func @everything {
@@ -398,3 +398,182 @@ mask.func @where_int_bound {
 // CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[U]] : i32
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
+
+// Nine diagonals kv == q + i (i = 0..8), where the int32 q + i wraps for
+// q >= 2^31 - i: each q + i is a wrapped lane-uniform atom, so the nine
+// runs [q + i - kv, q + i + 1 - kv) do not compare and would be nine runs.
+// Folded by cases on q (between the points where some q + i wraps), q + i
+// is exact in each case and the runs merge into [q - kv, q + 9 - kv); where
+// q + i wraps, the lanes of the wrapped diagonals are past kv + 31 anyway,
+// the same run: one range, no case left.
+mask.func @wrapped_diagonals {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %d0 = arith.cmpi eq, %kv, %q : i32
+  %c1 = arith.constant 1 : i32
+  %q1 = arith.addi %q, %c1 : i32
+  %d1 = arith.cmpi eq, %kv, %q1 : i32
+  %u1 = arith.ori %d0, %d1 : i1
+  %c2 = arith.constant 2 : i32
+  %q2 = arith.addi %q, %c2 : i32
+  %d2 = arith.cmpi eq, %kv, %q2 : i32
+  %u2 = arith.ori %u1, %d2 : i1
+  %c3 = arith.constant 3 : i32
+  %q3 = arith.addi %q, %c3 : i32
+  %d3 = arith.cmpi eq, %kv, %q3 : i32
+  %u3 = arith.ori %u2, %d3 : i1
+  %c4 = arith.constant 4 : i32
+  %q4 = arith.addi %q, %c4 : i32
+  %d4 = arith.cmpi eq, %kv, %q4 : i32
+  %u4 = arith.ori %u3, %d4 : i1
+  %c5 = arith.constant 5 : i32
+  %q5 = arith.addi %q, %c5 : i32
+  %d5 = arith.cmpi eq, %kv, %q5 : i32
+  %u5 = arith.ori %u4, %d5 : i1
+  %c6 = arith.constant 6 : i32
+  %q6 = arith.addi %q, %c6 : i32
+  %d6 = arith.cmpi eq, %kv, %q6 : i32
+  %u6 = arith.ori %u5, %d6 : i1
+  %c7 = arith.constant 7 : i32
+  %q7 = arith.addi %q, %c7 : i32
+  %d7 = arith.cmpi eq, %kv, %q7 : i32
+  %u7 = arith.ori %u6, %d7 : i1
+  %c8 = arith.constant 8 : i32
+  %q8 = arith.addi %q, %c8 : i32
+  %d8 = arith.cmpi eq, %kv, %q8 : i32
+  %u8 = arith.ori %u7, %d8 : i1
+  mask.yield %u8 : i1
+}
+
+// CHECK-LABEL: mask.func @wrapped_diagonals window {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:    %[[D:.*]] = arith.subi %[[KV]], %[[Q]] : i32
+// CHECK-NEXT:    %[[C0:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[LO:.*]] = arith.subi %[[C0]], %[[D]] : i32
+// CHECK-NEXT:    %[[C23:.*]] = arith.constant 23 : i32
+// CHECK-NEXT:    %[[A:.*]] = arith.addi %[[D]], %[[C23]] : i32
+// CHECK-NEXT:    %[[AC:.*]] = arith.maxsi %[[A]], %[[C0]] : i32
+// CHECK-NEXT:    %[[C32:.*]] = arith.constant 32 : i32
+// CHECK-NEXT:    %[[HI:.*]] = arith.subi %[[C32]], %[[AC]] : i32
+// CHECK-NEXT:    %[[R:.*]] = interval.range %[[LO]], %[[HI]] : i32
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[R]] : i32
+// CHECK-NEXT:    mask.yield %[[KEEP]] : i32
+// CHECK-NEXT:  }
+
+// ONE-LABEL: mask.func @wrapped_diagonals window {
+// ONE:         interval.keep_word
+
+// The conjunction of issue 20: kv + k <= q + 3000 + k % 7 (k = 0..9). The
+// int32 kv + k wraps at kv = 2^31 - k, in the last window: lane-affine
+// splits each comparison there (two runs, the second where kv + k wraps),
+// and q + 3000 + c is a wrapped atom, so the pieces of different
+// comparisons do not cancel: 12 runs at the sixth `&` already. By cases on
+// q (q + 3000 + c wraps for q >= 2^31 - 3000 - c), they do: where nothing
+// wraps (q <= 2^31 - 3007), [0, q + 2994 - kv) and [2^31 - 7 - kv, q + 3001
+// - kv) (kv + 7 wrapped, kv + 6 not; only for q = 2^31 - 3007); for q from
+// 2^31 - 3006 to 2^31 - 3003 (q + 3000 + c wraps for c > 2^31 - 3001 - q),
+// the one lane q + 3000 - kv; for larger q none. Three runs.
+mask.func @wrapped_conjunction {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %c3000 = arith.constant 3000 : i32
+  %s0 = arith.addi %q, %c3000 : i32
+  %t0 = arith.cmpi sle, %kv, %s0 : i32
+  %k1 = arith.constant 1 : i32
+  %x1 = arith.addi %kv, %k1 : i32
+  %c1 = arith.constant 3001 : i32
+  %s1 = arith.addi %q, %c1 : i32
+  %t1 = arith.cmpi sle, %x1, %s1 : i32
+  %a1 = arith.andi %t0, %t1 : i1
+  %k2 = arith.constant 2 : i32
+  %x2 = arith.addi %kv, %k2 : i32
+  %c2 = arith.constant 3002 : i32
+  %s2 = arith.addi %q, %c2 : i32
+  %t2 = arith.cmpi sle, %x2, %s2 : i32
+  %a2 = arith.andi %a1, %t2 : i1
+  %k3 = arith.constant 3 : i32
+  %x3 = arith.addi %kv, %k3 : i32
+  %c3 = arith.constant 3003 : i32
+  %s3 = arith.addi %q, %c3 : i32
+  %t3 = arith.cmpi sle, %x3, %s3 : i32
+  %a3 = arith.andi %a2, %t3 : i1
+  %k4 = arith.constant 4 : i32
+  %x4 = arith.addi %kv, %k4 : i32
+  %c4 = arith.constant 3004 : i32
+  %s4 = arith.addi %q, %c4 : i32
+  %t4 = arith.cmpi sle, %x4, %s4 : i32
+  %a4 = arith.andi %a3, %t4 : i1
+  %k5 = arith.constant 5 : i32
+  %x5 = arith.addi %kv, %k5 : i32
+  %c5 = arith.constant 3005 : i32
+  %s5 = arith.addi %q, %c5 : i32
+  %t5 = arith.cmpi sle, %x5, %s5 : i32
+  %a5 = arith.andi %a4, %t5 : i1
+  %k6 = arith.constant 6 : i32
+  %x6 = arith.addi %kv, %k6 : i32
+  %c6 = arith.constant 3006 : i32
+  %s6 = arith.addi %q, %c6 : i32
+  %t6 = arith.cmpi sle, %x6, %s6 : i32
+  %a6 = arith.andi %a5, %t6 : i1
+  %k7 = arith.constant 7 : i32
+  %x7 = arith.addi %kv, %k7 : i32
+  %t7 = arith.cmpi sle, %x7, %s0 : i32
+  %a7 = arith.andi %a6, %t7 : i1
+  %k8 = arith.constant 8 : i32
+  %x8 = arith.addi %kv, %k8 : i32
+  %c8 = arith.constant 3001 : i32
+  %s8 = arith.addi %q, %c8 : i32
+  %t8 = arith.cmpi sle, %x8, %s8 : i32
+  %a8 = arith.andi %a7, %t8 : i1
+  %k9 = arith.constant 9 : i32
+  %x9 = arith.addi %kv, %k9 : i32
+  %c9 = arith.constant 3002 : i32
+  %s9 = arith.addi %q, %c9 : i32
+  %t9 = arith.cmpi sle, %x9, %s9 : i32
+  %a9 = arith.andi %a8, %t9 : i1
+  mask.yield %a9 : i1
+}
+
+// CHECK-LABEL: mask.func @wrapped_conjunction window {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:    %[[D:.*]] = arith.subi %[[KV]], %[[Q]] : i32
+// CHECK-NEXT:    %[[C2969:.*]] = arith.constant 2969 : i32
+// CHECK-NEXT:    %[[V2:.*]] = arith.maxsi %[[D]], %[[C2969]] : i32
+// CHECK-NEXT:    %[[CM2969:.*]] = arith.constant -2969 : i32
+// CHECK-NEXT:    %[[V4:.*]] = arith.addi %[[V2]], %[[CM2969]] : i32
+// CHECK-NEXT:    %[[C32:.*]] = arith.constant 32 : i32
+// CHECK-NEXT:    %[[P:.*]] = arith.subi %[[C32]], %[[V4]] : i32
+// CHECK-NEXT:    %[[CW7:.*]] = arith.constant 2147483641 : i32
+// CHECK-NEXT:    %[[W7:.*]] = arith.subi %[[CW7]], %[[KV]] : i32
+// CHECK-NEXT:    %[[C2962:.*]] = arith.constant 2962 : i32
+// CHECK-NEXT:    %[[V10:.*]] = arith.maxsi %[[D]], %[[C2962]] : i32
+// CHECK-NEXT:    %[[CM2962:.*]] = arith.constant -2962 : i32
+// CHECK-NEXT:    %[[V12:.*]] = arith.addi %[[V10]], %[[CM2962]] : i32
+// CHECK-NEXT:    %[[P7:.*]] = arith.subi %[[C32]], %[[V12]] : i32
+// CHECK-NEXT:    %[[C2968:.*]] = arith.constant 2968 : i32
+// CHECK-NEXT:    %[[V15:.*]] = arith.maxsi %[[D]], %[[C2968]] : i32
+// CHECK-NEXT:    %[[C3000:.*]] = arith.constant 3000 : i32
+// CHECK-NEXT:    %[[P1:.*]] = arith.subi %[[C3000]], %[[V15]] : i32
+// CHECK-NEXT:    %[[CNONE:.*]] = arith.constant 2147480641 : i32
+// CHECK-NEXT:    %[[NONE:.*]] = arith.cmpi sle, %[[Q]], %[[CNONE]] : i32
+// CHECK-NEXT:    %[[CLO:.*]] = arith.constant 2147480642 : i32
+// CHECK-NEXT:    %[[GE:.*]] = arith.cmpi sge, %[[Q]], %[[CLO]] : i32
+// CHECK-NEXT:    %[[CHI:.*]] = arith.constant 2147480645 : i32
+// CHECK-NEXT:    %[[LE:.*]] = arith.cmpi sle, %[[Q]], %[[CHI]] : i32
+// CHECK-NEXT:    %[[R0:.*]] = interval.range %[[W7]], %[[P]] : i32
+// CHECK-NEXT:    %[[E:.*]] = interval.empty
+// CHECK-NEXT:    %[[S0:.*]] = interval.select %[[NONE]], %[[R0]], %[[E]]
+// CHECK-NEXT:    %[[Z:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[R1:.*]] = interval.range %[[Z]], %[[P7]] : i32
+// CHECK-NEXT:    %[[S1:.*]] = interval.select %[[NONE]], %[[R1]], %[[E]]
+// CHECK-NEXT:    %[[R2:.*]] = interval.range %[[P1]], %[[P]] : i32
+// CHECK-NEXT:    %[[SOME:.*]] = arith.andi %[[GE]], %[[LE]] : i1
+// CHECK-NEXT:    %[[S2:.*]] = interval.select %[[SOME]], %[[R2]], %[[E]]
+// CHECK-NEXT:    %[[U:.*]] = interval.union %[[S0]], %[[S1]], %[[S2]]
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[U]] : i32
+// CHECK-NEXT:    mask.yield %[[KEEP]] : i32
+// CHECK-NEXT:  }
+
+// With one run allowed it stays per-lane: the note names the wrap split and
+// the least max-intervals that packs, checked.
+// ONE-LABEL: mask.func @wrapped_conjunction window unpacked "2 ranges exceed max-intervals=1 at {{.*}}: a comparison is split in two runs where a value it compares wraps around (at `lane + kv - 2147483647 >= 0`) (integer arithmetic wraps, as in torch); raise max-intervals (pack-mask{max-intervals=N}, compile_mask(..., max_intervals=N)): max-intervals=3 packs it (checked); if the wrap is not meant, compare int64 values (`kv_idx.to(torch.int64) + 1`), which do not wrap" {
+// ONE-NOT:     interval.
+// ONE:         mask.yield %{{.*}} : i1

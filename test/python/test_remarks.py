@@ -43,6 +43,16 @@ def four_runs(b, h, q_idx, kv_idx):
     return (kv_idx < 2) | ((kv_idx >= 4) & (kv_idx < 6)) | ((kv_idx >= 8) & (kv_idx < 10)) | (kv_idx >= 12)  # RUNS
 
 
+def wrapped_conjunction_of(terms: int):
+    def wrapped_conjunction(b, h, q_idx, kv_idx):
+        keep = kv_idx <= q_idx + 3000
+        for k in range(1, terms):
+            keep = keep & (kv_idx + k <= q_idx + 3000 + k % 7)  # WRAPPED
+        return keep
+
+    return wrapped_conjunction
+
+
 def r_reason(remark: Remark) -> str:
     return f"{remark.message}; {remark.suggestion}"
 
@@ -98,6 +108,37 @@ def test_too_many_runs_names_the_subexpression_and_suggests_max_intervals():
     assert "3 ranges exceed max-intervals=2" in remark.message
     assert "max-intervals" in (remark.suggestion or "")
     assert maskopt.compile_mask(four_runs, max_intervals=4).packed
+
+
+def test_too_many_runs_from_wraps_names_the_wrap_and_a_checked_limit():
+    """Comparisons split where int32 `kv_idx + k` wraps: the note says so,
+    and the max-intervals it suggests is the least that packs (the count at
+    the failing point alone would not be enough)."""
+    import re
+
+    wrapped_conjunction = wrapped_conjunction_of(10)
+    remark = _only_remark(wrapped_conjunction, max_intervals=2)
+    assert (remark.line, remark.col) == _where("# WRAPPED", "keep & (kv_idx + k")
+    assert "3 ranges exceed max-intervals=2" in remark.message
+    assert (
+        "2 comparisons in it, such as `kv_idx + k <= q_idx + 3000 + k % 7`, are each "
+        "split in two runs where a value they compare wraps around"
+    ) in remark.message
+    assert "if the wrap is not meant, compare int64 values" in (remark.suggestion or "")
+    m = re.search(r"max-intervals=(\d+) packs it \(checked\)", remark.suggestion or "")
+    assert m is not None, remark.suggestion
+    n = int(m[1])
+    assert maskopt.compile_mask(wrapped_conjunction, max_intervals=n).packed
+    assert not maskopt.compile_mask(wrapped_conjunction, max_intervals=n - 1).packed
+
+
+def test_too_many_runs_suggests_no_number_when_none_is_enough():
+    """With 300 terms no max-intervals up to 32 packs the conjunction: the
+    note names the wrap and suggests no number."""
+    remark = _only_remark(wrapped_conjunction_of(300))
+    assert "split in two runs where a value they compare wraps around" in remark.message
+    assert (remark.suggestion or "").startswith("no max-intervals up to 32 packs it")
+    assert "packs it (checked)" not in (remark.suggestion or "")
 
 
 def test_packed_masks_have_no_remarks():

@@ -297,6 +297,73 @@ def test_wrapping_comparisons_pack_exactly(fn, consts):
     assert bad.numel() == 0, (int(q[bad[0]]), int(kv[bad[0]]), hex(int(words[bad[0]])), hex(int(ref[bad[0]])))
 
 
+def _wrapped_conjunction(b, h, q_idx, kv_idx):
+    keep = kv_idx <= q_idx + 3000
+    for k in range(1, 10):
+        keep = keep & (kv_idx + k <= q_idx + 3000 + k % 7)
+    return keep
+
+
+def _wrapped_diagonals(b, h, q_idx, kv_idx):
+    keep = kv_idx == q_idx
+    for i in range(1, 9):
+        keep = keep | (kv_idx == q_idx + i)
+    return keep
+
+
+def _wrap_rows(wrap_qs, offsets):
+    """(b, h, q, kv_base) for each q of `wrap_qs` and its neighbours (+-3),
+    against every kv_base from 2^31 - 128 to 2^31 - 32 (where kv + k wraps,
+    at every alignment), from 0 to 64, and around q + c for each c of
+    `offsets` (where the mask's edges are)."""
+    top = 2**31 - 32
+    qs = sorted({q + d for q in wrap_qs for d in range(-3, 4) if 0 <= q + d < 2**31})
+    rows_q, rows_kv = [], []
+    for q in qs:
+        kvs = {*range(top - 96, top + 1), *range(0, 65)}
+        kvs |= {q + c + d for c in offsets for d in range(-40, 8)}
+        kvs = sorted(k for k in kvs if 0 <= k <= top)
+        rows_q += [q] * len(kvs)
+        rows_kv += kvs
+    q = torch.tensor(rows_q, dtype=torch.int64).to(torch.int32)
+    kv = torch.tensor(rows_kv, dtype=torch.int64).to(torch.int32)
+    z = torch.zeros_like(q)
+    return z, z, q, kv
+
+
+@pytest.mark.parametrize(
+    "fn,wrap_qs,offsets,runs",
+    [
+        # q + 3000 + c wraps from q = 2^31 - 3000 - c on (c = 0..6)
+        (_wrapped_conjunction, [2**31 - 1 - 3000 - c for c in range(7)] + [2**31 - 1, 0],
+         range(3000, 3007), 3),
+        # q + i wraps from q = 2^31 - i on (i = 1..8)
+        (_wrapped_diagonals, [2**31 - 1 - i for i in range(9)] + [0, 5], range(0, 9), 1),
+    ],
+    ids=["conjunction", "diagonals"],
+)
+def test_wrapped_uniform_bounds_pack_exactly(fn, wrap_qs, offsets, runs):
+    """Comparisons whose lane-uniform side wraps at different q (q + 3000 +
+    k % 7, q + i) and, in the conjunction, whose kv side wraps in the last
+    window (kv + k): fold-intervals folds them by cases on where the uniform
+    side wraps, within max-intervals=8, and the words equal eager torch at
+    the wrap points and their neighbours, against kv near 0, near 2^31 - 32
+    and around the edges."""
+    import maskopt
+    from maskopt.tools import fuzz
+
+    result = maskopt.compile_mask(fn)
+    assert result.packed, result.reason
+    assert corpus.packed_runs(result) == runs
+    rows = _wrap_rows(wrap_qs, offsets)
+    box = fuzz.box_points((1, 1, 256, 512), consts=tuple(offsets))
+    b, h, q, kv = (torch.cat([x, y]) for x, y in zip(box, rows))
+    words = cute_emulator.load_module(result.cute_source).keep_words(b, h, q, kv)
+    ref = corpus.reference_words(fn, b, h, q, kv)
+    bad = (words != ref).nonzero().flatten()
+    assert bad.numel() == 0, (int(q[bad[0]]), int(kv[bad[0]]), hex(int(words[bad[0]])), hex(int(ref[bad[0]])))
+
+
 def test_sub_alpha_is_honoured():
     """aten.sub with alpha=2 is q - 2 * kv (not packed: 2 * kv may wrap; still exact)."""
     import maskopt
