@@ -539,7 +539,7 @@ mask.func @select_lane_condition window {
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
-// LIMIT-LABEL: mask.func @select_lane_condition window unpacked "2 ranges exceed max-intervals=1 at `torch.where(lane + kv - 64 < 0, -lane + (q - kv) >= 0, lane + kv - 128 < 0)`; raise max-intervals (pack-mask{max-intervals=N}, compile_mask(..., max_intervals=N)): this point alone needs 2" {
+// LIMIT-LABEL: mask.func @select_lane_condition window unpacked "2 ranges exceed max-intervals=1 at `torch.where(lane + kv - 64 < 0, -lane + (q - kv) >= 0, lane + kv - 128 < 0)`; raise max-intervals (pack-mask{max-intervals=N}, compile_mask(..., max_intervals=N)): max-intervals=2 packs it (checked)" {
 
 // A lane-uniform condition keeps all lanes of a run or none: interval.select.
 mask.func @uniform_and window {
