@@ -830,16 +830,14 @@ class _FunctionPrinter:
     def safe_divisor(self, op: Operation, d: str) -> str:
         """
         The divisor `d` of `op`, replaced by 1 where the division is UB:
-        0 (torch raises there, so any word is right; only per-lane code can
-        divide by a value that may be zero) and, for a remainder, -1 when
+        0 (torch raises there, so any word is right: in packed code too, a
+        lane-uniform `q // chunk[b]` of a block range) and, for a remainder, -1 when
         the dividend may be MIN (`x mod +-1` is 0).
         """
         t = ctype(op.operands[1].type)
         bad = []
         r = self.ranges.of(op.operands[1])
         if r.lo <= 0 <= r.hi:
-            if self.func.is_packed:
-                raise CuteEmitError(f"{op.name} by a value that may be zero")
             bad.append(f"({d} == {t}(0))")
         if not isinstance(op, arith.FloorDivSIOp) and self.may_divide_min_by_minus_one(op):
             bad.append(f"({d} == {t}(-1))")

@@ -1933,9 +1933,6 @@ def _packing_limit(func: mask.FuncOp, failed: int, cap: int) -> int | None:
     return None
 
 
-_DIVISIONS = (arith.FloorDivSIOp, arith.DivSIOp, arith.RemSIOp, mask.FloorModOp)
-
-
 def _slice(value: SSAValue) -> list[Operation]:
     """The ops `value` depends on, in block order."""
     seen: set[Operation] = set()
@@ -1959,21 +1956,17 @@ def legalize_overflow(
     an i32 op whose exact result may leave i32 (so it wraps, like torch's
     int32) is computed in i64 and truncated, which wraps exactly the same
     way without overflowing. A `<<` that may wrap is kept: it drops the bits
-    shifted out, in CuTe as in torch. An i64 op that may wrap, or a division
-    whose divisor may be zero, cannot be emitted safely: return the reason.
+    shifted out, in CuTe as in torch. An i64 op that may wrap cannot be
+    emitted safely: return the reason.
     """
     # fold_function passes its folder's ranges (still exact: folding only adds ops)
     if ranges is None:
         ranges = LinearForms.build(func).ranges
     exts: dict[SSAValue, SSAValue] = {}
     for op in _slice(word):
-        if isinstance(op, _DIVISIONS):
-            d = ranges.of(op.operands[1])
-            if d.lo <= 0 <= d.hi:
-                return Reason(
-                    f"{describe(op.results[0])} divides by a value that may be zero",
-                    op.results[0],
-                )
+        # A division whose divisor may be zero is printed with the divisor
+        # replaced by 1 where it is 0 (`safe_divisor` in lowering/cute.py):
+        # torch raises there, so any word is right, and the code has no UB.
         if not ranges.may_wrap(op) or isinstance(op, arith.ShLIOp):
             continue  # a `<<` drops the bits shifted out (no nsw), like torch
         result = op.results[0]

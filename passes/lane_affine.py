@@ -20,10 +20,14 @@ For every `mask.func` that is not windowed yet:
    coefficient +-1 only (`wrapped_compare`). The lane_cmps that bound the
    lanes where E wraps carry the discardable attribute `mask.wrap`, which
    fold-intervals' remarks use to name the wrap as the cause of extra runs.
-3. A comparison of a floor division by a positive constant with a lane-
-   uniform value, `(A // B) <pred> W`, is the comparison of A with the block
-   bounds `W * B` and `W * B + B - 1` (so `q // B == kv // B` becomes the two
-   comparisons of a block range).
+3. A comparison of a floor division by a lane-uniform divisor with a lane-
+   uniform value, `(A // D) <pred> W`, is the comparison of A with the block
+   bounds: `W * D` and `W * D + D - 1` for D > 0, `W * D + D + 1` and `W * D`
+   for D < 0 (so `q // B == kv // B` becomes the two comparisons of a block
+   range, for a constant B of either sign, an aux load, `h + 1`); W * D is
+   exact (i64 for a non-constant D), and a divisor of unknown sign uses
+   min(D + 1, 0) and max(D - 1, 0) as the block's offsets (see
+   `floordiv_compare`).
 4. A comparison of a select / min / max of lane-affine values is
    distributed over its arms (`abs(q - kv) <= w` becomes two lane_cmps
    chosen by a third).
@@ -381,16 +385,19 @@ class _Rewriter:
             result = o.result
         return result
 
-    def _uniform_divisor(self, v: SSAValue) -> tuple[SSAValue, SSAValue] | None:
-        """(A, D) of `v = A // D` with D lane-uniform and provably positive."""
+    def _floordiv_operands(self, v: SSAValue) -> tuple[SSAValue, int | None, SSAValue] | None:
+        """
+        (A, d, D) of `v = A // D` with D lane-uniform, d its value when it is
+        a constant (else None), and the division exact: it cannot wrap (only
+        MIN // -1 does) and D is not the constant 0.
+        """
         op = v.owner
-        if (
-            isinstance(op, arith.FloorDivSIOp)
-            and op.rhs not in self.forms.dependent
-            and self.forms.ranges.of(op.rhs).lo > 0
-        ):
-            return op.lhs, op.rhs
-        return None
+        if not isinstance(op, arith.FloorDivSIOp) or op.rhs in self.forms.dependent:
+            return None
+        d = const_evaluate_operand(op.rhs)
+        if d == 0 or self.forms.ranges.may_wrap(op):
+            return None
+        return op.lhs, d, op.rhs
 
     def _times(self, w: SSAValue, d: SSAValue, at: Operation) -> SSAValue | None:
         """W * D computed exactly in i64 (None if it might wrap)."""
@@ -403,62 +410,125 @@ class _Rewriter:
             return None
         return mul.result
 
+    def _divisor_offset(self, d: SSAValue, add: int, keep_min: bool, at: Operation) -> SSAValue:
+        """min(D + add, 0) (keep_min) or max(D + add, 0), in i64."""
+        ops: list[Operation] = []
+        wide = self._emit_cast(d, i64, ops)
+        plus = arith.AddiOp(wide, self._const(add, i64, ops))
+        ops.append(plus)
+        zero = self._const(0, i64, ops)
+        op = arith.MinSIOp(plus.result, zero) if keep_min else arith.MaxSIOp(plus.result, zero)
+        ops.append(op)
+        self._insert(ops, at)
+        return op.result
+
     def floordiv_compare(self, op: arith.CmpiOp, pred: str) -> SSAValue | None:
+        """
+        `(A // D) <pred> W`, D and W lane-uniform, as comparisons of A with
+        the bounds of the block of A's with quotient W (floor division):
+        A // D == W iff A is in [W * D + lo, W * D + hi] with, for D > 0,
+        lo = 0 and hi = D - 1, and for D < 0 (A / D decreases in A),
+        lo = D + 1 and hi = 0. So for D > 0, A // D >= W iff A >= W * D + lo
+        and A // D <= W iff A <= W * D + hi; for D < 0 the two swap. With a
+        constant D the bounds are constants of the linear form; with a lane-
+        uniform D, W * D is computed exactly in i64 and, when D's sign is not
+        known, lo = min(D + 1, 0) and hi = max(D - 1, 0) cover both signs
+        for `==` / `!=` (D = 0 gives A == 0: torch raises on a division by
+        zero, so any word is right), and an inequality is the OR of its two
+        forms guarded by the lane-uniform D > 0 and D < 0.
+        """
         a, w = op.lhs, op.rhs
-        if a not in self.forms.dependent or (
-            _floordiv_by_positive_constant(a) is None and self._uniform_divisor(a) is None
-        ):
+        if a not in self.forms.dependent or self._floordiv_operands(a) is None:
             a, w, pred = w, a, MIRROR[pred]
         if w in self.forms.dependent:
             return None
-        fd = _floordiv_by_positive_constant(a)
-        if fd is not None:
-            numerator, d = fd
-            x, wf = self.forms.of(numerator), self.forms.of(w)
-            if x is None or wf is None:
+        fd = self._floordiv_operands(a)
+        if fd is None:
+            return None
+        numerator, d, dv = fd
+        x = self.forms.of(numerator)
+        if x is None or not isinstance(w.type, IntegerType):
+            return None
+        if d is not None:
+            wf = self.forms.of(w)
+            if wf is None:
                 return None
-            low = x - wf.scale(d)  # A - W*B: A // B >= W  <=>  low >= 0
-            high = low - Affine((), d - 1)  # A // B <= W  <=>  high <= 0
-        else:
-            # A lane-uniform divisor D > 0: the same bounds with W*D and D as
-            # lane-uniform atoms (W*D exact in i64).
-            ud = self._uniform_divisor(a)
-            if ud is None:
+            base = x - wf.scale(d)  # A - W*D
+            lo, hi = (Affine(), Affine((), d - 1)) if d > 0 else (Affine((), d + 1), Affine())
+            return self._block_compare(pred, 1 if d > 0 else -1, base - lo, base - hi, op)
+        product = self._times(w, dv, op)
+        if product is None:
+            return None
+        base = x - Affine.atom(product)
+        r = self.forms.ranges.of(dv)
+        one = Affine((), 1)
+        positive = (base, base - Affine.atom(dv) + one)  # lo = 0, hi = D - 1
+        negative = (base - Affine.atom(dv) - one, base)  # lo = D + 1, hi = 0
+        if r.lo > 0:
+            return self._block_compare(pred, 1, *positive, op)
+        if r.hi < 0:
+            return self._block_compare(pred, -1, *negative, op)
+        if pred in ("eq", "ne"):
+            lo_v = self._divisor_offset(dv, 1, True, op)
+            hi_v = self._divisor_offset(dv, -1, False, op)
+            low, high = base - Affine.atom(lo_v), base - Affine.atom(hi_v)
+            return self._block_compare(pred, 1, low, high, op)
+        branches = []
+        for sign, (low, high), cmp in ((1, positive, 4), (-1, negative, 2)):  # sgt, slt
+            v = self._block_compare(pred, sign, low, high, op)
+            if v is None:
                 return None
-            numerator, dv = ud
-            x = self.forms.of(numerator)
-            if x is None or not isinstance(w.type, IntegerType):
-                return None
-            product = self._times(w, dv, op)
-            if product is None:
-                return None
-            low = x - Affine.atom(product)
-            high = low - Affine.atom(dv) + Affine((), 1)
+            ops: list[Operation] = []
+            assert isinstance(dv.type, IntegerType)
+            guard = arith.CmpiOp(dv, self._const(0, dv.type, ops), cmp)
+            both = arith.AndIOp(guard.result, v)
+            ops += [guard, both]
+            self._insert(ops, op)
+            branches.append(both.result)
+        either = arith.OrIOp(branches[0], branches[1])
+        self._insert([either], op)
+        return either.result
+
+    def _block_compare(
+        self, pred: str, sign: int, low: Affine, high: Affine, at: Operation
+    ) -> SSAValue | None:
+        """
+        `A // D <pred> W` given low = A - (W * D + lo) and high = A - (W * D +
+        hi) (A // D == W iff low >= 0 and high <= 0) and the sign of D: for
+        D > 0, A // D >= W iff low >= 0, and A // D <= W iff high <= 0; for
+        D < 0, A // D >= W iff high <= 0 and A // D <= W iff low >= 0.
+        """
+        ge, lt = ("sge", low), ("slt", low)  # A >= W*D + lo, its negation
+        le, gt = ("sle", high), ("sgt", high)  # A <= W*D + hi, its negation
+        if sign < 0:  # A // D >= W iff A <= W*D + hi
+            (ge, lt), (le, gt) = (le, gt), (ge, lt)
         parts: list[tuple[str, Affine]]
         combine: type[arith.AndIOp] | type[arith.OrIOp] | None = None
         match pred:
             case "eq":
-                parts, combine = [("sge", low), ("sle", high)], arith.AndIOp
+                parts, combine = [ge, le], arith.AndIOp
             case "ne":
-                parts, combine = [("slt", low), ("sgt", high)], arith.OrIOp
+                parts, combine = [lt, gt], arith.OrIOp
             case "slt":
-                parts = [("slt", low)]
+                parts = [lt]
             case "sle":
-                parts = [("sle", high)]
+                parts = [le]
             case "sgt":
-                parts = [("sgt", high)]
+                parts = [gt]
             case _:
-                parts = [("sge", low)]
+                parts = [ge]
+        if sign < 0 and combine is not None:
+            parts.reverse()  # the lower bound of A first
         values = []
         for p, form in parts:
-            v = self.lane_compare(p, form, op)
+            v = self.lane_compare(p, form, at)
             if v is None:
                 return None
             values.append(v)
         if combine is None:
             return values[0]
         both = combine(values[0], values[1])
-        self._insert([both], op)
+        self._insert([both], at)
         return both.result
 
     def select_compare(self, op: arith.CmpiOp, pred: str) -> SSAValue | None:

@@ -835,6 +835,24 @@ def make_per_head_chunked_causal():
     return per_head_chunked_causal
 
 
+def make_chunked_causal_neg(chunk=-64):
+    def chunked_causal_neg64(b, h, q_idx, kv_idx):
+        # floor division by a negative constant: the blocks (64k - 64, 64k]
+        return (q_idx // chunk == kv_idx // chunk) & (kv_idx <= q_idx)
+
+    return chunked_causal_neg64
+
+
+def make_per_batch_chunk():
+    chunk = torch.tensor([1, 7, 64, 1000, -64], dtype=torch.int32)
+
+    def per_batch_chunk(b, h, q_idx, kv_idx):
+        # a lane-uniform divisor of kv of either sign (an aux load)
+        return (q_idx // chunk[b] == kv_idx // chunk[b]) & (kv_idx <= q_idx)
+
+    return per_batch_chunk
+
+
 def make_window_or_prefix():
     from attn_gym.masks import causal_mask, generate_prefix_lm_mask, generate_sliding_window
     from torch.nn.attention.flex_attention import and_masks, or_masks
@@ -1024,6 +1042,10 @@ CORPUS: list[MaskCase] = [
     MaskCase("block_diffusion_512_b32", _P(make_block_diffusion_sized, 512, 32), (1, 1, 1024, 1024), False, True, 1, True, ("attn_gym", "floordiv", "mod", "union", "piecewise")),
     MaskCase("jetspec_training_p50_b64", _P(make_jetspec_training_sized, 50, 64), (1, 1, 256, 306), False, True, 1, True, ("attn_gym", "floordiv", "mod", "union", "piecewise")),
     MaskCase("per_head_chunked_causal", make_per_head_chunked_causal, (1, 4, 512, 512), False, True, 1, True, ("floordiv", "uniform_divisor")),
+    # floor division by a negative constant / a lane-uniform divisor of either sign (issue 18)
+    MaskCase("chunked_causal_neg64", make_chunked_causal_neg, (1, 1, 1024, 1024), True, True, 1, True, ("floordiv", "inductor_wrong"),
+             note="inductor packs it, but its words are wrong inside the shape"),
+    MaskCase("per_batch_chunk", make_per_batch_chunk, (5, 1, 1024, 1024), False, True, 1, True, ("aux", "floordiv", "uniform_divisor")),
     MaskCase("window_or_prefix", make_window_or_prefix, (1, 1, 1024, 1024), True, True, 1, True, ("attn_gym", "union")),
     MaskCase("long_range_only", make_long_range_only, (1, 1, 1024, 1024), False, True, 1, True, ("attn_gym", "complement")),
     MaskCase("head_strided_causal_4", make_head_strided_causal, (1, 8, 256, 256), False, True, 8, True, ("mod", "periodic", "uniform")),
@@ -1108,6 +1130,8 @@ EXPECTED: dict[str, tuple[int | None, str | None]] = {
     "block_diffusion_512_b32": (2, None),
     "jetspec_training_p50_b64": (3, None),
     "per_head_chunked_causal": (1, None),
+    "chunked_causal_neg64": (1, None),
+    "per_batch_chunk": (1, None),  # the block of q // chunk[b] for either sign of chunk[b]
     "window_or_prefix": (2, None),
     "long_range_only": (1, None),
     "head_strided_causal_4": (1, None),  # kv % 4 == h % 4 is ((kv - h) mod 4) == 0: one periodic run

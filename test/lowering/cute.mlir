@@ -535,3 +535,21 @@ mask.func @bottom_right_window {
 // CHECK-NEXT:     lo = (base - cutlass.Uint32(kv))
 // CHECK-NEXT:     v = bmsk_u32(lo, (max((cutlass.Uint32(q) + cutlass.Uint32(769)), base) - base))
 // CHECK-NEXT:     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
+
+// -----
+
+// A packed word whose block range divides by a lane-uniform value that may
+// be zero (q // b == kv // b): torch raises there, so any word is right, and
+// the divisor is replaced by 1 where it is 0, so the code has no UB.
+mask.func @packed_divisor_may_be_zero {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %x = arith.floordivsi %q, %b : i32
+  %y = arith.floordivsi %kv, %b : i32
+  %same = arith.cmpi eq, %x, %y : i32
+  mask.yield %same : i1
+}
+
+// CHECK:      """maskopt: mask.func @packed_divisor_may_be_zero, packed keep word."""
+// CHECK:          divisor = (cutlass.Int32(1) if (b == cutlass.Int32(0)) else b)
+// CHECK-NEXT:     x = (q // divisor)
+// CHECK:          packed[0] =

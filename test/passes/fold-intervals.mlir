@@ -817,7 +817,9 @@ mask.func @unsigned window {
 // CHECK-NEXT:    mask.yield %[[GE]] : i1
 // CHECK-NEXT:  }
 
-// Rejected: a division whose divisor may be zero.
+// A division whose divisor may be zero packs: torch raises on a division by
+// zero, so any word is right there, and the CuTe printer replaces a zero
+// divisor by 1 (`safe_divisor`), so the emitted code has no UB.
 mask.func @divisor_may_be_zero window {
 ^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
   %x = arith.floordivsi %q, %b : i32
@@ -825,11 +827,15 @@ mask.func @divisor_may_be_zero window {
   mask.yield %p : i1
 }
 
-// CHECK-LABEL: mask.func @divisor_may_be_zero window unpacked "`q // b` divides by a value that may be zero" {
+// CHECK-LABEL: mask.func @divisor_may_be_zero window {
 // CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
 // CHECK-NEXT:    %[[X:.*]] = arith.floordivsi %[[Q]], %[[B]] : i32
-// CHECK-NEXT:    %[[P:.*]] = mask.lane_cmp "slt", 1 * lane + %[[X]] + -40 : i32
-// CHECK-NEXT:    mask.yield %[[P]] : i1
+// CHECK-NEXT:    %[[C40:.*]] = arith.constant 40 : i32
+// CHECK-NEXT:    %[[HI:.*]] = arith.subi %[[C40]], %[[X]] : i32
+// CHECK-NEXT:    %[[C0:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[R:.*]] = interval.range %[[C0]], %[[HI]] : i32
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[R]] : i32
+// CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
 // Rejected: not windowed.

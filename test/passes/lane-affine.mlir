@@ -852,3 +852,159 @@ mask.func @nested_select_rewritten_condition {
 // CHECK-NEXT:    %[[KEEP:.*]] = arith.ori %[[G0]], %[[G1]] : i1
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i1
 // CHECK-NEXT:  }
+
+// A floor division by a negative constant D compared with a lane-uniform W:
+// A // D decreases in A, so A // D == W keeps A in [W * D + D + 1, W * D]
+// (q // -64 == kv // -64: the blocks (64k - 64, 64k] of q and kv).
+mask.func @negative_divisor {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %cm64 = arith.constant -64 : i32
+  %qb = arith.floordivsi %q, %cm64 : i32
+  %kb = arith.floordivsi %kv, %cm64 : i32
+  %same = arith.cmpi eq, %qb, %kb : i32
+  mask.yield %same : i1
+}
+
+// CHECK-LABEL: mask.func @negative_divisor window {
+// CHECK-NEXT: ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:   %[[CM64:.*]] = arith.constant -64 : i32
+// CHECK-NEXT:   %[[QB:.*]] = arith.floordivsi %[[Q]], %[[CM64]] : i32
+// CHECK-NEXT:   %[[V0:.*]] = arith.constant 64 : i32
+// CHECK-NEXT:   %[[V1:.*]] = arith.muli %[[QB]], %[[V0]] : i32
+// CHECK-NEXT:   %[[V2:.*]] = arith.addi %[[KV]], %[[V1]] : i32
+// CHECK-NEXT:   %[[V3:.*]] = mask.lane_cmp "sge", 1 * lane + %[[V2]] + 63 : i32
+// CHECK-NEXT:   %[[V4:.*]] = arith.constant 64 : i32
+// CHECK-NEXT:   %[[V5:.*]] = arith.muli %[[QB]], %[[V4]] : i32
+// CHECK-NEXT:   %[[V6:.*]] = arith.addi %[[KV]], %[[V5]] : i32
+// CHECK-NEXT:   %[[V7:.*]] = mask.lane_cmp "sle", 1 * lane + %[[V6]] + 0 : i32
+// CHECK-NEXT:   %[[SAME:.*]] = arith.andi %[[V3]], %[[V7]] : i1
+// CHECK-NEXT:   mask.yield %[[SAME]] : i1
+// CHECK-NEXT: }
+
+// A // D >= W for D < 0 is A <= W * D (kv // -100 >= q // -100 - 1).
+mask.func @negative_divisor_sge {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %cm100 = arith.constant -100 : i32
+  %c1 = arith.constant 1 : i32
+  %qb = arith.floordivsi %q, %cm100 : i32
+  %w = arith.subi %qb, %c1 : i32
+  %kb = arith.floordivsi %kv, %cm100 : i32
+  %ge = arith.cmpi sge, %kb, %w : i32
+  mask.yield %ge : i1
+}
+
+// CHECK-LABEL: mask.func @negative_divisor_sge window {
+// CHECK-NEXT: ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:   %[[CM100:.*]] = arith.constant -100 : i32
+// CHECK-NEXT:   %[[QB:.*]] = arith.floordivsi %[[Q]], %[[CM100]] : i32
+// CHECK-NEXT:   %[[V0:.*]] = arith.extsi %[[KV]] : i32 to i64
+// CHECK-NEXT:   %[[V1:.*]] = arith.extsi %[[QB]] : i32 to i64
+// CHECK-NEXT:   %[[V2:.*]] = arith.constant 100 : i64
+// CHECK-NEXT:   %[[V3:.*]] = arith.muli %[[V1]], %[[V2]] : i64
+// CHECK-NEXT:   %[[V4:.*]] = arith.addi %[[V0]], %[[V3]] : i64
+// CHECK-NEXT:   %[[GE:.*]] = mask.lane_cmp "sle", 1 * lane + %[[V4]] + -100 : i64
+// CHECK-NEXT:   mask.yield %[[GE]] : i1
+// CHECK-NEXT: }
+
+// A lane-uniform divisor of unknown sign (an aux load, zero included):
+// A // D == W keeps A in [W * D + min(D + 1, 0), W * D + max(D - 1, 0)],
+// which is [W * D, W * D + D - 1] for D > 0 and [W * D + D + 1, W * D] for
+// D < 0 (D = 0: torch raises, any word is right).
+mask.func @aux_divisor {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %chunk : tensor<4xi32>):
+  %d = mask.load %chunk[%b] : tensor<4xi32>[i32] -> i32
+  %qb = arith.floordivsi %q, %d : i32
+  %kb = arith.floordivsi %kv, %d : i32
+  %same = arith.cmpi eq, %kb, %qb : i32
+  mask.yield %same : i1
+}
+
+// CHECK-LABEL: mask.func @aux_divisor window {
+// CHECK-NEXT: ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32, %[[CHUNK:.*]]: tensor<4xi32>):
+// CHECK-NEXT:   %[[D:.*]] = mask.load %[[CHUNK]][%[[B]]] : tensor<4xi32>[i32] -> i32
+// CHECK-NEXT:   %[[QB:.*]] = arith.floordivsi %[[Q]], %[[D]] : i32
+// CHECK-NEXT:   %[[V0:.*]] = arith.extsi %[[QB]] : i32 to i64
+// CHECK-NEXT:   %[[V1:.*]] = arith.extsi %[[D]] : i32 to i64
+// CHECK-NEXT:   %[[V2:.*]] = arith.muli %[[V0]], %[[V1]] : i64
+// CHECK-NEXT:   %[[V3:.*]] = arith.extsi %[[D]] : i32 to i64
+// CHECK-NEXT:   %[[V4:.*]] = arith.constant 1 : i64
+// CHECK-NEXT:   %[[V5:.*]] = arith.addi %[[V3]], %[[V4]] : i64
+// CHECK-NEXT:   %[[V6:.*]] = arith.constant 0 : i64
+// CHECK-NEXT:   %[[V7:.*]] = arith.minsi %[[V5]], %[[V6]] : i64
+// CHECK-NEXT:   %[[V8:.*]] = arith.extsi %[[D]] : i32 to i64
+// CHECK-NEXT:   %[[V9:.*]] = arith.constant -1 : i64
+// CHECK-NEXT:   %[[V10:.*]] = arith.addi %[[V8]], %[[V9]] : i64
+// CHECK-NEXT:   %[[V11:.*]] = arith.constant 0 : i64
+// CHECK-NEXT:   %[[V12:.*]] = arith.maxsi %[[V10]], %[[V11]] : i64
+// CHECK-NEXT:   %[[V13:.*]] = arith.extsi %[[KV]] : i32 to i64
+// CHECK-NEXT:   %[[V14:.*]] = arith.subi %[[V13]], %[[V2]] : i64
+// CHECK-NEXT:   %[[V15:.*]] = arith.subi %[[V14]], %[[V7]] : i64
+// CHECK-NEXT:   %[[V16:.*]] = mask.lane_cmp "sge", 1 * lane + %[[V15]] + 0 : i64
+// CHECK-NEXT:   %[[V17:.*]] = arith.extsi %[[KV]] : i32 to i64
+// CHECK-NEXT:   %[[V18:.*]] = arith.subi %[[V17]], %[[V2]] : i64
+// CHECK-NEXT:   %[[V19:.*]] = arith.subi %[[V18]], %[[V12]] : i64
+// CHECK-NEXT:   %[[V20:.*]] = mask.lane_cmp "sle", 1 * lane + %[[V19]] + 0 : i64
+// CHECK-NEXT:   %[[SAME:.*]] = arith.andi %[[V16]], %[[V20]] : i1
+// CHECK-NEXT:   mask.yield %[[SAME]] : i1
+// CHECK-NEXT: }
+
+// ... and an inequality is the OR of its forms for D > 0 and D < 0, each
+// guarded by the lane-uniform sign test.
+mask.func @aux_divisor_sle {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %chunk : tensor<4xi32>):
+  %d = mask.load %chunk[%b] : tensor<4xi32>[i32] -> i32
+  %qb = arith.floordivsi %q, %d : i32
+  %kb = arith.floordivsi %kv, %d : i32
+  %le = arith.cmpi sle, %kb, %qb : i32
+  mask.yield %le : i1
+}
+
+// CHECK-LABEL: mask.func @aux_divisor_sle window {
+// CHECK-NEXT: ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32, %[[CHUNK:.*]]: tensor<4xi32>):
+// CHECK-NEXT:   %[[D:.*]] = mask.load %[[CHUNK]][%[[B]]] : tensor<4xi32>[i32] -> i32
+// CHECK-NEXT:   %[[QB:.*]] = arith.floordivsi %[[Q]], %[[D]] : i32
+// CHECK-NEXT:   %[[V0:.*]] = arith.extsi %[[QB]] : i32 to i64
+// CHECK-NEXT:   %[[V1:.*]] = arith.extsi %[[D]] : i32 to i64
+// CHECK-NEXT:   %[[V2:.*]] = arith.muli %[[V0]], %[[V1]] : i64
+// CHECK-NEXT:   %[[V3:.*]] = arith.extsi %[[KV]] : i32 to i64
+// CHECK-NEXT:   %[[V4:.*]] = arith.subi %[[V3]], %[[V2]] : i64
+// CHECK-NEXT:   %[[V5:.*]] = arith.extsi %[[D]] : i32 to i64
+// CHECK-NEXT:   %[[V6:.*]] = arith.subi %[[V4]], %[[V5]] : i64
+// CHECK-NEXT:   %[[V7:.*]] = mask.lane_cmp "sle", 1 * lane + %[[V6]] + 1 : i64
+// CHECK-NEXT:   %[[V8:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:   %[[V9:.*]] = arith.cmpi sgt, %[[D]], %[[V8]] : i32
+// CHECK-NEXT:   %[[V10:.*]] = arith.andi %[[V9]], %[[V7]] : i1
+// CHECK-NEXT:   %[[V11:.*]] = arith.extsi %[[KV]] : i32 to i64
+// CHECK-NEXT:   %[[V12:.*]] = arith.subi %[[V11]], %[[V2]] : i64
+// CHECK-NEXT:   %[[V13:.*]] = arith.extsi %[[D]] : i32 to i64
+// CHECK-NEXT:   %[[V14:.*]] = arith.subi %[[V12]], %[[V13]] : i64
+// CHECK-NEXT:   %[[V15:.*]] = mask.lane_cmp "sge", 1 * lane + %[[V14]] + -1 : i64
+// CHECK-NEXT:   %[[V16:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:   %[[V17:.*]] = arith.cmpi slt, %[[D]], %[[V16]] : i32
+// CHECK-NEXT:   %[[V18:.*]] = arith.andi %[[V17]], %[[V15]] : i1
+// CHECK-NEXT:   %[[LE:.*]] = arith.ori %[[V10]], %[[V18]] : i1
+// CHECK-NEXT:   mask.yield %[[LE]] : i1
+// CHECK-NEXT: }
+
+// Not rewritten: MIN // -1 wraps (the quotient is not the floor of A / D).
+mask.func @wrapping_quotient {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %min = arith.constant -2147483648 : i32
+  %x = arith.addi %kv, %min : i32
+  %cm1 = arith.constant -1 : i32
+  %kb = arith.floordivsi %x, %cm1 : i32
+  %eq = arith.cmpi eq, %kb, %q : i32
+  mask.yield %eq : i1
+}
+
+// CHECK-LABEL: mask.func @wrapping_quotient window {
+// CHECK-NEXT: ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:   %[[LANE:.*]] = mask.lane : i32
+// CHECK-NEXT:   %[[KV_1:.*]] = arith.addi %[[KV]], %[[LANE]] : i32
+// CHECK-NEXT:   %[[MIN:.*]] = arith.constant -2147483648 : i32
+// CHECK-NEXT:   %[[X:.*]] = arith.addi %[[KV_1]], %[[MIN]] : i32
+// CHECK-NEXT:   %[[CM1:.*]] = arith.constant -1 : i32
+// CHECK-NEXT:   %[[KB:.*]] = arith.floordivsi %[[X]], %[[CM1]] : i32
+// CHECK-NEXT:   %[[EQ:.*]] = arith.cmpi eq, %[[KB]], %[[Q]] : i32
+// CHECK-NEXT:   mask.yield %[[EQ]] : i1
+// CHECK-NEXT: }

@@ -591,3 +591,94 @@ def test_lane_dependent_where_packs_and_matches_eager(fn):
     ref = corpus.reference_words(fn, b, h, q, kv)
     bad = (words != ref).nonzero().flatten()
     assert bad.numel() == 0, (int(h[bad[0]]), int(q[bad[0]]), int(kv[bad[0]]), hex(int(words[bad[0]])), hex(int(ref[bad[0]])))
+
+
+# Floor divisions by a negative constant or a lane-uniform divisor of either
+# sign (issue 18): block ranges, exact on the whole domain.
+_CHUNKS = torch.tensor([1, 7, 64, 1000, -1, -7, -64, -(2**31), 2**31 - 1, 0], dtype=torch.int32)
+
+
+def _neg64_causal(b, h, q_idx, kv_idx):
+    return (q_idx // -64 == kv_idx // -64) & (kv_idx <= q_idx)
+
+
+def _neg64_ne(b, h, q_idx, kv_idx):
+    return q_idx // -64 != kv_idx // -64
+
+
+def _neg100_ge(b, h, q_idx, kv_idx):
+    return kv_idx // -100 >= q_idx // -100 - 1
+
+
+def _neg100_lt(b, h, q_idx, kv_idx):
+    return kv_idx // -100 < q_idx // -100
+
+
+def _neg_int32_max(b, h, q_idx, kv_idx):
+    return q_idx // -(2**31 - 1) == kv_idx // -(2**31 - 1)
+
+
+def _neg1_shifted(b, h, q_idx, kv_idx):
+    return q_idx // -1 == kv_idx // -1 + 3
+
+
+def _aux_chunk_causal(b, h, q_idx, kv_idx):
+    return (q_idx // _CHUNKS[b] == kv_idx // _CHUNKS[b]) & (kv_idx <= q_idx)
+
+
+def _aux_chunk_ne(b, h, q_idx, kv_idx):
+    return q_idx // _CHUNKS[b] != kv_idx // _CHUNKS[b]
+
+
+def _aux_chunk_le(b, h, q_idx, kv_idx):
+    return kv_idx // _CHUNKS[b] <= q_idx // _CHUNKS[b]
+
+
+def _aux_chunk_gt(b, h, q_idx, kv_idx):
+    return kv_idx // _CHUNKS[b] > q_idx // _CHUNKS[b] + 1
+
+
+def _h_plus_one(b, h, q_idx, kv_idx):
+    return q_idx // (h + 1) == kv_idx // (h + 1)  # h + 1 wraps to MIN at h = 2^31 - 1
+
+
+def _minus_h(b, h, q_idx, kv_idx):
+    return (q_idx // (-h - 1) == kv_idx // (-h - 1)) & (kv_idx <= q_idx)
+
+
+def _minus_h_ge(b, h, q_idx, kv_idx):
+    return kv_idx // (-h - 1) >= q_idx // (-h - 1)
+
+
+@pytest.mark.parametrize(
+    "fn",
+    [_neg64_causal, _neg64_ne, _neg100_ge, _neg100_lt, _neg_int32_max, _neg1_shifted,
+     _aux_chunk_causal, _aux_chunk_ne, _aux_chunk_le, _aux_chunk_gt, _h_plus_one, _minus_h,
+     _minus_h_ge],
+)
+def test_signed_divisors_pack_and_match_eager(fn):
+    """`A // D <pred> W` with D a negative constant or a lane-uniform value of
+    either sign packs as block ranges, and the words equal eager torch on every
+    lane alignment, near 2^31 - 1 and for divisors 1, -1, MIN and MAX. Where a
+    divisor is 0 eager torch raises (any word is right): the emitted code runs
+    there without UB (the emulator reports a division by zero)."""
+    import maskopt
+    from maskopt.tools import fuzz
+
+    result = maskopt.compile_mask(fn)
+    assert result.packed, result.reason
+    uses_b = fn.__name__.startswith("_aux")
+    b, h, q, kv = fuzz.box_points(
+        (len(_CHUNKS), 8, 300, 300), consts=(1, 7, 64, 100, 1000, 2**31 - 1), uses_b=uses_b, seed=1
+    )
+    words = cute_emulator.load_module(result.cute_source).keep_words(
+        b, h, q, kv, aux_tensors=result.aux_tensors
+    )
+    ok = _CHUNKS[b.long()] != 0 if uses_b else torch.ones_like(b, dtype=torch.bool)
+    assert (q >= 2**31 - 64).any()
+    ref = corpus.reference_words(fn, b[ok], h[ok], q[ok], kv[ok])
+    bad = (words[ok] != ref).nonzero().flatten()
+    assert bad.numel() == 0, (
+        int(b[ok][bad[0]]), int(h[ok][bad[0]]), int(q[ok][bad[0]]), int(kv[ok][bad[0]]),
+        hex(int(words[ok][bad[0]])), hex(int(ref[bad[0]])),
+    )
