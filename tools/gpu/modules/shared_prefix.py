@@ -56,8 +56,9 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     base = max(sat_u32(index_1), cutlass.Uint32(kv))
     lo = (base - cutlass.Uint32(kv))
     v = bmsk_u32(lo, (max((cutlass.Uint32(q) + cutlass.Uint32(1)), base) - base))
-    wide = cutlass.Int64(kv)
     index_2 = aux_tensors[2][(index + cutlass.Int32(24) if index < cutlass.Int32(0) else index)]
+    ne = (index != index_2)
+    wide = cutlass.Int64(kv)
     index_3 = aux_tensors[1][(index_2 + cutlass.Int32(25) if index_2 < cutlass.Int32(0) else index_2)]
     v_1 = cutlass.Int32(min(max(index_3, wide), (wide + cutlass.Int64(32))) - wide)
     wide_1 = cutlass.Int64(kv)
@@ -68,7 +69,6 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     index_4 = aux_tensors[1][(add + cutlass.Int32(25) if add < cutlass.Int32(0) else add)]
     v_5 = cutlass.Int32(min(max(index_4, wide_1), (wide_1 + cutlass.Int64(32))) - wide_1)
     v_6 = bmsk_u32(cutlass.Uint32(v_1), cutlass.Uint32(max(v_5, v_1) - v_1))
-    ne = (index != index_2)
     v_7 = cutlass.Uint32(0)
     v_8 = (v_6 if ne else v_7)
     v_9 = (v | v_8)

@@ -33,8 +33,8 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     q = q_idx[0]
     kv = kv_idx[0]
     v = bmsk_u32(cutlass.Uint32(0), cutlass.Uint32(max((cutlass.Int32(50) - kv), cutlass.Int32(0))))
-    v_1 = cutlass.Uint32(0xFFFFFFFF)
     lt = (q < cutlass.Int32(50))
+    v_1 = cutlass.Uint32(0xFFFFFFFF)
     v_2 = cutlass.Uint32(0)
     v_3 = (v_1 if lt else v_2)
     sub = (q - cutlass.Int32(50))

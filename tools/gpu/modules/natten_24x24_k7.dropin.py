@@ -1,0 +1,24 @@
+import cutlass
+import cutlass.cute as cute
+import flash_attn.cute.utils as utils
+
+@cute.jit
+def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
+
+
+
+
+    mask_mod_packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
+    mask_mod_packed[0] = cutlass.Uint32(0)
+
+    mask_mod_packed[0] = mask_mod_packed[0] | (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Int32(32) - min((cutlass.Int32(96) - (kv_idx[0] - (min(max(cutlass.Int32(cutlass.Uint32(q_idx[0]) // cutlass.Uint32(24)), cutlass.Int32(3)), cutlass.Int32(20)) * cutlass.Int32(24)))), (cutlass.Int32(32) - ((cutlass.Int32(cutlass.Uint32(kv_idx[0]) % cutlass.Uint32(24)) - min(max(cutlass.Int32(cutlass.Uint32(q_idx[0]) % cutlass.Uint32(24)), cutlass.Int32(3)), cutlass.Int32(20))) + cutlass.Int32(28)))))) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(max(max((cutlass.Int32(-72) - (kv_idx[0] - (min(max(cutlass.Int32(cutlass.Uint32(q_idx[0]) // cutlass.Uint32(24)), cutlass.Int32(3)), cutlass.Int32(20)) * cutlass.Int32(24)))), min(min(((min(max(cutlass.Int32(cutlass.Uint32(q_idx[0]) % cutlass.Uint32(24)), cutlass.Int32(3)), cutlass.Int32(20)) - cutlass.Int32(cutlass.Uint32(kv_idx[0]) % cutlass.Uint32(24))) + cutlass.Int32(-3)), ((min(max(cutlass.Int32(cutlass.Uint32(q_idx[0]) % cutlass.Uint32(24)), cutlass.Int32(3)), cutlass.Int32(20)) - cutlass.Int32(cutlass.Uint32(kv_idx[0]) % cutlass.Uint32(24))) + cutlass.Int32(21))), ((min(max(cutlass.Int32(cutlass.Uint32(q_idx[0]) % cutlass.Uint32(24)), cutlass.Int32(3)), cutlass.Int32(20)) - cutlass.Int32(cutlass.Uint32(kv_idx[0]) % cutlass.Uint32(24))) + cutlass.Int32(45)))), cutlass.Int32(0)))))
+
+    mask_mod_packed[0] = mask_mod_packed[0] | (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Int32(32) - min(min((cutlass.Int32(96) - (kv_idx[0] - (min(max(cutlass.Int32(cutlass.Uint32(q_idx[0]) // cutlass.Uint32(24)), cutlass.Int32(3)), cutlass.Int32(20)) * cutlass.Int32(24)))), (cutlass.Int32(28) - (cutlass.Int32(cutlass.Uint32(kv_idx[0]) % cutlass.Uint32(24)) - min(max(cutlass.Int32(cutlass.Uint32(q_idx[0]) % cutlass.Uint32(24)), cutlass.Int32(3)), cutlass.Int32(20))))), cutlass.Int32(32)))) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(max((cutlass.Int32(-72) - (kv_idx[0] - (min(max(cutlass.Int32(cutlass.Uint32(q_idx[0]) // cutlass.Uint32(24)), cutlass.Int32(3)), cutlass.Int32(20)) * cutlass.Int32(24)))), min(((min(max(cutlass.Int32(cutlass.Uint32(q_idx[0]) % cutlass.Uint32(24)), cutlass.Int32(3)), cutlass.Int32(20)) - cutlass.Int32(cutlass.Uint32(kv_idx[0]) % cutlass.Uint32(24))) + cutlass.Int32(21)), ((min(max(cutlass.Int32(cutlass.Uint32(q_idx[0]) % cutlass.Uint32(24)), cutlass.Int32(3)), cutlass.Int32(20)) - cutlass.Int32(cutlass.Uint32(kv_idx[0]) % cutlass.Uint32(24))) + cutlass.Int32(45)))))))
+
+    mask_mod_packed[0] = mask_mod_packed[0] | (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Int32(32) - min((cutlass.Int32(96) - (kv_idx[0] - (min(max(cutlass.Int32(cutlass.Uint32(q_idx[0]) // cutlass.Uint32(24)), cutlass.Int32(3)), cutlass.Int32(20)) * cutlass.Int32(24)))), cutlass.Int32(32)))) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(max((cutlass.Int32(-72) - (kv_idx[0] - (min(max(cutlass.Int32(cutlass.Uint32(q_idx[0]) // cutlass.Uint32(24)), cutlass.Int32(3)), cutlass.Int32(20)) * cutlass.Int32(24)))), ((min(max(cutlass.Int32(cutlass.Uint32(q_idx[0]) % cutlass.Uint32(24)), cutlass.Int32(3)), cutlass.Int32(20)) - cutlass.Int32(cutlass.Uint32(kv_idx[0]) % cutlass.Uint32(24))) + cutlass.Int32(45))))))
+
+    return mask_mod_packed.load()
+
+
+
+mask_mod.__vec_size__ = 32

@@ -1,0 +1,22 @@
+import cutlass
+import cutlass.cute as cute
+import flash_attn.cute.utils as utils
+
+@cute.jit
+def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
+
+
+
+
+    mask_mod_packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
+    mask_mod_packed[0] = cutlass.Uint32(0)
+
+    mask_mod_packed[0] = mask_mod_packed[0] | (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Int32(32) - min(min((cutlass.Int32(120) - (kv_idx[0] - (min(max(cutlass.Int32(cutlass.Uint32(q_idx[0]) // cutlass.Uint32(40)), cutlass.Int32(2)), cutlass.Int32(37)) * cutlass.Int32(40)))), (cutlass.Int32(3) - (cutlass.Int32(cutlass.Uint32(kv_idx[0]) % cutlass.Uint32(40)) - min(max(cutlass.Int32(cutlass.Uint32(q_idx[0]) % cutlass.Uint32(40)), cutlass.Int32(2)), cutlass.Int32(37))))), cutlass.Int32(32)))) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(max(max((cutlass.Int32(-80) - (kv_idx[0] - (min(max(cutlass.Int32(cutlass.Uint32(q_idx[0]) // cutlass.Uint32(40)), cutlass.Int32(2)), cutlass.Int32(37)) * cutlass.Int32(40)))), min(((min(max(cutlass.Int32(cutlass.Uint32(q_idx[0]) % cutlass.Uint32(40)), cutlass.Int32(2)), cutlass.Int32(37)) - cutlass.Int32(cutlass.Uint32(kv_idx[0]) % cutlass.Uint32(40))) + cutlass.Int32(-2)), ((min(max(cutlass.Int32(cutlass.Uint32(q_idx[0]) % cutlass.Uint32(40)), cutlass.Int32(2)), cutlass.Int32(37)) - cutlass.Int32(cutlass.Uint32(kv_idx[0]) % cutlass.Uint32(40))) + cutlass.Int32(38)))), cutlass.Int32(0)))))
+
+    mask_mod_packed[0] = mask_mod_packed[0] | (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Int32(32) - min(min((cutlass.Int32(120) - (kv_idx[0] - (min(max(cutlass.Int32(cutlass.Uint32(q_idx[0]) // cutlass.Uint32(40)), cutlass.Int32(2)), cutlass.Int32(37)) * cutlass.Int32(40)))), (cutlass.Int32(43) - (cutlass.Int32(cutlass.Uint32(kv_idx[0]) % cutlass.Uint32(40)) - min(max(cutlass.Int32(cutlass.Uint32(q_idx[0]) % cutlass.Uint32(40)), cutlass.Int32(2)), cutlass.Int32(37))))), cutlass.Int32(32)))) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(max((cutlass.Int32(-80) - (kv_idx[0] - (min(max(cutlass.Int32(cutlass.Uint32(q_idx[0]) // cutlass.Uint32(40)), cutlass.Int32(2)), cutlass.Int32(37)) * cutlass.Int32(40)))), ((min(max(cutlass.Int32(cutlass.Uint32(q_idx[0]) % cutlass.Uint32(40)), cutlass.Int32(2)), cutlass.Int32(37)) - cutlass.Int32(cutlass.Uint32(kv_idx[0]) % cutlass.Uint32(40))) + cutlass.Int32(38))))))
+
+    return mask_mod_packed.load()
+
+
+
+mask_mod.__vec_size__ = 32

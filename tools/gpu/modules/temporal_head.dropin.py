@@ -1,0 +1,30 @@
+import cutlass
+import cutlass.cute as cute
+import flash_attn.cute.utils as utils
+
+@cute.jit
+def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
+
+
+
+
+    mask_mod_packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
+    mask_mod_packed[0] = cutlass.Uint32(0)
+
+    mask_mod_packed[0] = mask_mod_packed[0] | utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Int32(32) - min((cutlass.Int32(50) - kv_idx[0]), cutlass.Int32(32))))
+
+    mask_mod_packed[0] = mask_mod_packed[0] | cutlass.Uint32(cutlass.select_((q_idx[0] < cutlass.Int32(50)), cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(0)))
+
+    mask_mod_packed[0] = mask_mod_packed[0] | (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Int32(32) - min(min((cutlass.Int32(120) - cutlass.Int32(((cutlass.Int64(kv_idx[0]) + cutlass.Int64(70)) % cutlass.Int64(120)))), (cutlass.Int32(30) - (cutlass.Int32(((cutlass.Int64(kv_idx[0]) + cutlass.Int64(70)) % cutlass.Int64(120))) - cutlass.Int32(cutlass.select_(((q_idx[0] - cutlass.Int32(50)) % cutlass.Int32(120)) < cutlass.Int32(0), ((q_idx[0] - cutlass.Int32(50)) % cutlass.Int32(120)) + cutlass.Int32(120), ((q_idx[0] - cutlass.Int32(50)) % cutlass.Int32(120))))))), cutlass.Int32(32)))) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(max(((cutlass.Int32(cutlass.select_(((q_idx[0] - cutlass.Int32(50)) % cutlass.Int32(120)) < cutlass.Int32(0), ((q_idx[0] - cutlass.Int32(50)) % cutlass.Int32(120)) + cutlass.Int32(120), ((q_idx[0] - cutlass.Int32(50)) % cutlass.Int32(120)))) - cutlass.Int32(((cutlass.Int64(kv_idx[0]) + cutlass.Int64(70)) % cutlass.Int64(120)))) + cutlass.Int32(1)), cutlass.Int32(0)))))
+
+    mask_mod_packed[0] = mask_mod_packed[0] | (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Int32(32) - min((cutlass.Int32(150) - (cutlass.Int32(((cutlass.Int64(kv_idx[0]) + cutlass.Int64(70)) % cutlass.Int64(120))) - cutlass.Int32(cutlass.select_(((q_idx[0] - cutlass.Int32(50)) % cutlass.Int32(120)) < cutlass.Int32(0), ((q_idx[0] - cutlass.Int32(50)) % cutlass.Int32(120)) + cutlass.Int32(120), ((q_idx[0] - cutlass.Int32(50)) % cutlass.Int32(120)))))), cutlass.Int32(32)))) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(((cutlass.Int32(cutlass.select_(((q_idx[0] - cutlass.Int32(50)) % cutlass.Int32(120)) < cutlass.Int32(0), ((q_idx[0] - cutlass.Int32(50)) % cutlass.Int32(120)) + cutlass.Int32(120), ((q_idx[0] - cutlass.Int32(50)) % cutlass.Int32(120)))) - cutlass.Int32(((cutlass.Int64(kv_idx[0]) + cutlass.Int64(70)) % cutlass.Int64(120)))) + cutlass.Int32(121)))))
+
+    mask_mod_packed[0] = mask_mod_packed[0] | (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Int32(32) - min(((cutlass.Int32(cutlass.select_(((q_idx[0] - cutlass.Int32(50)) % cutlass.Int32(120)) < cutlass.Int32(0), ((q_idx[0] - cutlass.Int32(50)) % cutlass.Int32(120)) + cutlass.Int32(120), ((q_idx[0] - cutlass.Int32(50)) % cutlass.Int32(120)))) - cutlass.Int32(((cutlass.Int64(kv_idx[0]) + cutlass.Int64(70)) % cutlass.Int64(120)))) + cutlass.Int32(1)), cutlass.Int32(32)))) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(max(((cutlass.Int32(cutlass.select_(((q_idx[0] - cutlass.Int32(50)) % cutlass.Int32(120)) < cutlass.Int32(0), ((q_idx[0] - cutlass.Int32(50)) % cutlass.Int32(120)) + cutlass.Int32(120), ((q_idx[0] - cutlass.Int32(50)) % cutlass.Int32(120)))) - cutlass.Int32(((cutlass.Int64(kv_idx[0]) + cutlass.Int64(70)) % cutlass.Int64(120)))) + cutlass.Int32(-29)), cutlass.Int32(0)))))
+
+    mask_mod_packed[0] = mask_mod_packed[0] | (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Int32(32) - min(((cutlass.Int32(cutlass.select_(((q_idx[0] - cutlass.Int32(50)) % cutlass.Int32(120)) < cutlass.Int32(0), ((q_idx[0] - cutlass.Int32(50)) % cutlass.Int32(120)) + cutlass.Int32(120), ((q_idx[0] - cutlass.Int32(50)) % cutlass.Int32(120)))) - cutlass.Int32(((cutlass.Int64(kv_idx[0]) + cutlass.Int64(70)) % cutlass.Int64(120)))) + cutlass.Int32(121)), cutlass.Int32(32)))) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(max((cutlass.Int32(120) - cutlass.Int32(((cutlass.Int64(kv_idx[0]) + cutlass.Int64(70)) % cutlass.Int64(120)))), ((cutlass.Int32(cutlass.select_(((q_idx[0] - cutlass.Int32(50)) % cutlass.Int32(120)) < cutlass.Int32(0), ((q_idx[0] - cutlass.Int32(50)) % cutlass.Int32(120)) + cutlass.Int32(120), ((q_idx[0] - cutlass.Int32(50)) % cutlass.Int32(120)))) - cutlass.Int32(((cutlass.Int64(kv_idx[0]) + cutlass.Int64(70)) % cutlass.Int64(120)))) + cutlass.Int32(91))))))
+
+    return mask_mod_packed.load()
+
+
+
+mask_mod.__vec_size__ = 32

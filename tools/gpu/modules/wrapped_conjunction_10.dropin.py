@@ -1,0 +1,24 @@
+import cutlass
+import cutlass.cute as cute
+import flash_attn.cute.utils as utils
+
+@cute.jit
+def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
+
+
+
+
+    mask_mod_packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
+    mask_mod_packed[0] = cutlass.Uint32(0)
+
+    mask_mod_packed[0] = mask_mod_packed[0] | cutlass.Uint32(cutlass.select_((q_idx[0] <= cutlass.Int32(2147480641)), (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32((max((kv_idx[0] - q_idx[0]), cutlass.Int32(2969)) + cutlass.Int32(-2969)))) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32((cutlass.Int32(2147483641) - kv_idx[0])))), cutlass.Uint32(0)))
+
+    mask_mod_packed[0] = mask_mod_packed[0] | cutlass.Uint32(cutlass.select_((q_idx[0] <= cutlass.Int32(2147480641)), utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32((max((kv_idx[0] - q_idx[0]), cutlass.Int32(2962)) + cutlass.Int32(-2962)))), cutlass.Uint32(0)))
+
+    mask_mod_packed[0] = mask_mod_packed[0] | cutlass.Uint32(cutlass.select_(((q_idx[0] >= cutlass.Int32(2147480642)) & (q_idx[0] <= cutlass.Int32(2147480645))), (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32((max((kv_idx[0] - q_idx[0]), cutlass.Int32(2969)) + cutlass.Int32(-2969)))) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(max((cutlass.Int32(3000) - max((kv_idx[0] - q_idx[0]), cutlass.Int32(2968))), cutlass.Int32(0))))), cutlass.Uint32(0)))
+
+    return mask_mod_packed.load()
+
+
+
+mask_mod.__vec_size__ = 32
