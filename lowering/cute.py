@@ -392,7 +392,7 @@ class _FunctionPrinter:
         self.ctx.names[v] = name
         return name
 
-    def ternary(self, cond: str, a: str, b: str, t: str) -> str:
+    def ternary(self, cond: str, a: str, b: str, t: str, *, select: bool = False) -> str:
         """`a if cond else b` of type `t` (a cutlass type name), `cond` a
         runtime Boolean. A module prints a Python conditional expression,
         which the DSL turns into a branch; a self-contained expression calls
@@ -402,8 +402,10 @@ class _FunctionPrinter:
         invalid IR (found compiling fuzzed drop-in kernels). Both branches
         are then evaluated, which the IR's `select` semantics allow: every
         branch is defined on the whole domain (divisors made safe, indices
-        wrapped)."""
-        if self.inline:
+        wrapped). `select`: a module selects too (a chain of conditional
+        expressions nested 32 deep, a table set's thresholds, took the DSL
+        more than 30 s to compile; a chain of selects is linear)."""
+        if self.inline or select:
             return f"{t}(cutlass.select_({cond}, {a}, {b}))"
         return f"({a} if {cond} else {b})"
 
@@ -1366,7 +1368,7 @@ class _FunctionPrinter:
 
         expr = word_of(word)
         for v, le in chain:
-            expr = self.ternary(f"{t} >= {ct}({v})", word_of(le), expr, "cutlass.Uint32")
+            expr = self.ternary(f"{t} >= {ct}({v})", word_of(le), expr, "cutlass.Uint32", select=True)
         return expr
 
     def shifted_table_word(self, ops: list[interval.TableOp]) -> str:

@@ -1,7 +1,8 @@
 // RUN: mask-opt %s --split-input-file -t cute | filecheck %s
 
 // CuTe printing of `interval.table`: the unshifted word (bit r iff
-// table[r] <= t) is a chain of selects on t, one per distinct table value in
+// table[r] <= t) is a chain of `cutlass.select_`s on t (a chain of nested conditional
+// expressions compiled for over 30 s in the DSL), one per distinct table value in
 // the range of t, and is shifted right by a shift >= 0, left by the negated
 // shift (printed without a bare negation) when the shift is <= 0. Tables of
 // one shift in an intersection are ANDed before the single shift.
@@ -25,8 +26,8 @@ mask.func @shifts window {
 // CHECK-LABEL: def mask_mod(
 // CHECK:         t = (q & cutlass.Int32(7))
 // CHECK-NEXT:    off = (kv & cutlass.Int32(31))
-// CHECK-NEXT:    a = utils.shr_u32((cutlass.Uint32(0xffffffff) if t >= cutlass.Int32(7) else (cutlass.Uint32(0x7f7f7f7f) if t >= cutlass.Int32(6) else (cutlass.Uint32(0x3f3f3f3f) if t >= cutlass.Int32(5) else (cutlass.Uint32(0x1f1f1f1f) if t >= cutlass.Int32(4) else (cutlass.Uint32(0xf0f0f0f) if t >= cutlass.Int32(3) else (cutlass.Uint32(0x7070707) if t >= cutlass.Int32(2) else (cutlass.Uint32(0x3030303) if t >= cutlass.Int32(1) else cutlass.Uint32(0x1010101)))))))), cutlass.Uint32(off))
-// CHECK-NEXT:    b2 = utils.shl_u32((cutlass.Uint32(0x0) if t >= cutlass.Int32(7) else (cutlass.Uint32(0x80808080) if t >= cutlass.Int32(6) else (cutlass.Uint32(0xc0c0c0c0) if t >= cutlass.Int32(5) else (cutlass.Uint32(0xe0e0e0e0) if t >= cutlass.Int32(4) else (cutlass.Uint32(0xf0f0f0f0) if t >= cutlass.Int32(3) else (cutlass.Uint32(0xf8f8f8f8) if t >= cutlass.Int32(2) else (cutlass.Uint32(0xfcfcfcfc) if t >= cutlass.Int32(1) else cutlass.Uint32(0xfefefefe)))))))), cutlass.Uint32((cutlass.Int32(32) - off)))
+// CHECK-NEXT:    a = utils.shr_u32(cutlass.Uint32(cutlass.select_(t >= cutlass.Int32(7), cutlass.Uint32(0xffffffff), cutlass.Uint32(cutlass.select_(t >= cutlass.Int32(6), cutlass.Uint32(0x7f7f7f7f), cutlass.Uint32(cutlass.select_(t >= cutlass.Int32(5), cutlass.Uint32(0x3f3f3f3f), cutlass.Uint32(cutlass.select_(t >= cutlass.Int32(4), cutlass.Uint32(0x1f1f1f1f), cutlass.Uint32(cutlass.select_(t >= cutlass.Int32(3), cutlass.Uint32(0xf0f0f0f), cutlass.Uint32(cutlass.select_(t >= cutlass.Int32(2), cutlass.Uint32(0x7070707), cutlass.Uint32(cutlass.select_(t >= cutlass.Int32(1), cutlass.Uint32(0x3030303), cutlass.Uint32(0x1010101))))))))))))))), cutlass.Uint32(off))
+// CHECK-NEXT:    b2 = utils.shl_u32(cutlass.Uint32(cutlass.select_(t >= cutlass.Int32(7), cutlass.Uint32(0x0), cutlass.Uint32(cutlass.select_(t >= cutlass.Int32(6), cutlass.Uint32(0x80808080), cutlass.Uint32(cutlass.select_(t >= cutlass.Int32(5), cutlass.Uint32(0xc0c0c0c0), cutlass.Uint32(cutlass.select_(t >= cutlass.Int32(4), cutlass.Uint32(0xe0e0e0e0), cutlass.Uint32(cutlass.select_(t >= cutlass.Int32(3), cutlass.Uint32(0xf0f0f0f0), cutlass.Uint32(cutlass.select_(t >= cutlass.Int32(2), cutlass.Uint32(0xf8f8f8f8), cutlass.Uint32(cutlass.select_(t >= cutlass.Int32(1), cutlass.Uint32(0xfcfcfcfc), cutlass.Uint32(0xfefefefe))))))))))))))), cutlass.Uint32((cutlass.Int32(32) - off)))
 // CHECK-NEXT:    u = (a | b2)
 // CHECK-NOT:     cutlass.Int32(0) -
 
@@ -48,7 +49,7 @@ mask.func @grouped window {
 
 // A constant threshold is one word; the two words are ANDed, then shifted.
 // CHECK-LABEL: def mask_mod(
-// CHECK:         tbl = ((cutlass.Uint32(0x3030303) if t >= cutlass.Int32(1) else cutlass.Uint32(0x1010101)) & cutlass.Uint32(0xe0e0e0e0))
+// CHECK:         tbl = (cutlass.Uint32(cutlass.select_(t >= cutlass.Int32(1), cutlass.Uint32(0x3030303), cutlass.Uint32(0x1010101))) & cutlass.Uint32(0xe0e0e0e0))
 // CHECK-NEXT:    off = (kv & cutlass.Int32(31))
 // CHECK-NEXT:    i = (utils.shr_u32(tbl, cutlass.Uint32(off)))
 
