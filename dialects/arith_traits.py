@@ -103,6 +103,14 @@ class ShLIFolds(HasCanonicalizationPatternsTrait):
         return (ShLIConstantFold(),)
 
 
+class SubIFolds(HasCanonicalizationPatternsTrait):
+    @classmethod
+    def get_canonicalization_patterns(cls):
+        from maskopt.passes.canonicalization_patterns.arith_int import SubISelf
+
+        return (SubISelf(),)
+
+
 _INSTALLED = False
 
 
@@ -119,6 +127,7 @@ def install() -> None:
     arith.RemSIOp.traits.add_trait(RemSIFolds())
     arith.ShRSIOp.traits.add_trait(ShRSIFolds())
     arith.ShLIOp.traits.add_trait(ShLIFolds())
+    arith.SubiOp.traits.add_trait(SubIFolds())
     for ext in (arith.ExtSIOp, arith.ExtUIOp):
         if not ext.has_trait(Pure):
             ext.traits.add_trait(Pure())

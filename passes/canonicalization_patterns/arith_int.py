@@ -112,3 +112,16 @@ class ShLIConstantFold(RewritePattern):
     def match_and_rewrite(self, op: arith.ShLIOp, rewriter: PatternRewriter, /):
         if (c := _shift_amount(op)) is not None:
             _replace_by_constant(rewriter, op, c[0] << c[1])
+
+
+class SubISelf(RewritePattern):
+    """`subi %x, %x` -> `0` (MLIR's fold; xDSL 0.75 lacks it). Left in place,
+    LLVM folds it later, after the CuTe target has printed `0 - kv` from
+    `(q - q) - kv` as a difference: a bare negation that reaches a chained
+    min/max, which ptxas miscompiles (found on an H200, fuzz seed 91 mask
+    1697)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: arith.SubiOp, rewriter: PatternRewriter, /):
+        if op.lhs is op.rhs:
+            _replace_by_constant(rewriter, op, 0)

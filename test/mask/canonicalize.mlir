@@ -508,3 +508,22 @@ mask.func @select_i1_kept {
 // CHECK-NEXT:    %[[R:.*]] = arith.andi %[[R0]], %[[Z]] : i1
 // CHECK-NEXT:    mask.yield %[[R]] : i1
 // CHECK-NEXT:  }
+
+// `x - x` is 0 (MLIR's fold, missing from xDSL 0.75): left to LLVM, it made
+// the CuTe target print `(q - q) - kv`, which LLVM turns into a bare `0 - kv`
+// feeding a chained max (the ptxas negation miscompile, on an H200).
+mask.func @sub_self {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %s = arith.subi %q, %q : i32
+  %d = arith.subi %s, %kv : i32
+  %r = arith.cmpi sge, %d, %h : i32
+  mask.yield %r : i1
+}
+
+// CHECK-LABEL: mask.func @sub_self {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:    %[[Z:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[D:.*]] = arith.subi %[[Z]], %[[KV]] : i32
+// CHECK-NEXT:    %[[R:.*]] = arith.cmpi sge, %[[D]], %[[H]] : i32
+// CHECK-NEXT:    mask.yield %[[R]] : i1
+// CHECK-NEXT:  }
