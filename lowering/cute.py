@@ -798,6 +798,13 @@ class _FunctionPrinter:
         shape = op.tensor.type.get_shape()
         indices = []
         for size, index in zip(shape, op.indices):
+            c = const_evaluate_operand(index)
+            if c is not None and -size <= c < 0:
+                # a constant negative index wraps here: a select on a
+                # constant condition is no runtime select (`cutlass.select_`
+                # requires a dynamic condition)
+                indices.append(self.const(c + size, index.type))
+                continue
             i = self.expr(index)
             if self.ranges.of(index).lo < 0:
                 zero = f"{ctype(index.type)}(0)"

@@ -8,6 +8,8 @@ expression there (`a if c else b`, which the DSL rewrites into a branch)
 crashed the DSL compiler or made it build invalid IR on fuzzed masks, so the
 expressions select with `cutlass.select_` (see `_FunctionPrinter.ternary`)."""
 
+import re
+
 import pytest
 import torch
 
@@ -68,3 +70,20 @@ def test_dropin_kernels_with_selects_compile():
     results = compile_mask_modules(sources, per_source_aux_specs=specs)
     failed = {n: (r.error or "")[:300] for n, r in zip(names, results) if not r.ok}
     assert failed == {}
+
+
+def test_constant_negative_index_wraps_statically():
+    """`t[-1]` (fuzz seed 91 mask 1987): the index wraps in Python, not by a
+    select on a constant condition, which `cutlass.select_` (and the
+    emulator, like the DSL) requires to be dynamic."""
+    t = torch.tensor([5, 9, 40, 17], dtype=torch.int32)
+
+    def mask_mod(b, h, q_idx, kv_idx):
+        return (q_idx + q_idx <= t[-1]) | (kv_idx <= q_idx)
+
+    d = dropin_module(mask_mod)
+    assert d is not None and re.search(r"aux_tensors\[0\]\[cutlass\.Int(32|64)\(3\)\]", d.source)
+    b, h, q, kv = fuzz.box_points((1, 1, 64, 64), consts={8, 9, 17})
+    want = corpus.reference_words(mask_mod, b, h, q, kv)
+    got = load_module(d.source).keep_words(b, h, q, kv, aux_tensors=list(d.aux_tensors))
+    assert torch.equal(got, want)
