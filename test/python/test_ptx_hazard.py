@@ -294,3 +294,32 @@ def test_sub_self_folds_and_its_ptx_has_no_hazard():
     hazards, errors = lint_sources(names, sources, [[]] * len(names))
     assert errors == {}
     assert hazards == {}
+
+
+def _llvm_negation_mask():
+    """Fuzzer mask 1744 of seed 91, wrong on an H200 (520 words, module and
+    drop-in): fold-intervals' guarded bound `32 - trunc(clamp(d, 2^32 - 32,
+    2^32) - (2^32 - 32))` is `-trunc(clamp(d, ...))` mod 2^32, and LLVM emits
+    that negation into a chained min (PTXAS_NEGATION)."""
+    t0 = torch.tensor([2, 60, 81, -3, 71], dtype=torch.int32)
+    t1 = torch.tensor([False, True], dtype=torch.bool)
+    t2 = torch.tensor([42, 102, 25, 86], dtype=torch.int32)
+
+    def mask_mod(b, h, q_idx, kv_idx):
+        return (
+            (kv_idx < (1 - t0[q_idx % 5])) ^ (torch.where(t1[1], h, t2[0]) == torch.sub(h, kv_idx, alpha=-1))
+        ) & (((kv_idx // 64) == (q_idx // 64)) | ((kv_idx // 2) < -32))
+
+    return mask_mod
+
+
+@pytest.mark.xfail(strict=True, reason="open: a negation LLVM forms from a guarded bound reaches a chained min")
+def test_llvm_formed_negation_of_a_guarded_bound_lints_clean():
+    pytest.importorskip("cutlass")
+    from maskopt.tools.ptx_lint import lint_sources
+
+    res = maskopt.compile_mask(_llvm_negation_mask())
+    assert res.packed
+    hazards, errors = lint_sources(["module"], [res.cute_source], [[(t.dtype, tuple(t.shape)) for t in res.aux_tensors]])
+    assert errors == {}
+    assert hazards == {}
