@@ -379,7 +379,13 @@ class _Importer:
                 operands.append(a)
         if not any(isinstance(o, torch.Tensor) for o in operands):
             return self._widest(args)
-        return torch.result_type(*operands)
+        dtype = torch.result_type(*operands)
+        if dtype not in _DTYPES:  # `q_idx < 3.5` compares in float
+            raise FXImportError(
+                f"{self.where(node)}: {node_text(node)} compares in {dtype}; mask_mods "
+                f"compare bool and integer values ({_SUPPORTED_DTYPES})"
+            )
+        return dtype
 
     def _widest(self, args: Sequence[Any]) -> torch.dtype:
         types = [self.scalar(a).type for a in args if isinstance(a, torch.fx.Node)]

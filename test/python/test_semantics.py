@@ -672,8 +672,10 @@ _U16_CAPTURE = torch.tensor([3, 200, 65535], dtype=torch.uint16)
         (lambda b, h, q, kv: _U16_CAPTURE[h] < 5, r"\(aten.lt\) computes on torch.uint16"),
         (lambda b, h, q, kv: _U8[h] < 300, r"`_U8\[h\] < 300` \(aten.lt\): the constant 300 does not fit torch.uint8"),
         (lambda b, h, q, kv: kv <= _T[_U8[h]], r"torch reads a uint8 index as a boolean mask"),
+        # comparisons compute in torch.result_type: a float constant is float
+        (lambda b, h, q, kv: q < 3.5, r"\(aten.lt\) compares in torch.float32; mask_mods compare bool and integer"),
     ],
-    ids=["uint16_add", "uint16_lt", "uint8_constant_300", "uint8_index"],
+    ids=["uint16_add", "uint16_lt", "uint8_constant_300", "uint8_index", "float_constant"],
 )
 def test_unsupported_unsigned_uses_are_clear_errors(fn, message):
     """What eager torch 2.13 cannot do on CPU (uint16 `+` and `<`, a uint8
