@@ -7,7 +7,9 @@ this dialect adds what `arith` lacks:
 
 - `mask.func` / `mask.yield`: the function and its terminator.
 - `mask.load`: a scalar element of an aux tensor (torch indexing semantics:
-  negative indices wrap by the dimension size).
+  negative indices wrap by the dimension size). An unsigned tensor
+  (`tensor<8xui8>`, a torch uint8 tensor) loads its element's bits as the
+  signless integer of its width (`i8`); `arith.extui` gives its value.
 - `mask.floormod`: torch/Python remainder (the result has the divisor's sign).
 - `mask.lane` and `mask.lane_cmp`: the lane-affine form. After `lane-affine`
   the function is *windowed* (`kv_window`): its kv_idx argument is the first
@@ -31,6 +33,7 @@ from xdsl.dialects.builtin import (
     I64,
     IntegerAttr,
     IntegerType,
+    Signedness,
     StringAttr,
     SymbolNameConstraint,
     TensorType,
@@ -75,6 +78,25 @@ def _is_integer(t: Attribute) -> bool:
     return isinstance(t, IntegerType)
 
 
+def _is_aux_element(t: Attribute) -> bool:
+    """An aux tensor element or aux scalar type: a signless integer (i1 for
+    bool, or a signed torch integer) or an unsigned one of a torch unsigned
+    dtype (ui8, ui16, ui32, ui64)."""
+    if not isinstance(t, IntegerType):
+        return False
+    if t.signedness.data == Signedness.SIGNLESS:
+        return True
+    return t.signedness.data == Signedness.UNSIGNED and t.width.data in (8, 16, 32, 64)
+
+
+def load_result_type(element: IntegerType) -> IntegerType:
+    """The type `mask.load` yields for a tensor element type: the signless
+    integer of its width (the element's bits)."""
+    if element.signedness.data == Signedness.SIGNLESS:
+        return element
+    return IntegerType(element.width.data)
+
+
 class FuncOpCallableInterface(CallableOpInterface):
     @classmethod
     def get_callable_region(cls, op: Operation) -> Region:
@@ -107,8 +129,10 @@ class FloorModOpHasCanonicalizationPatterns(HasCanonicalizationPatternsTrait):
 class FuncOp(IRDLOperation):
     """
     One mask_mod. Block arguments: `b, h, q_idx, kv_idx : i32`, then the aux
-    tensors (integer or i1 element type, static shape), then the aux scalars
-    (integers). The body ends in `mask.yield`.
+    tensors (static shape; element type i1, a signless integer, or an
+    unsigned one `ui8`/`ui16`/`ui32`/`ui64` for torch's unsigned dtypes),
+    then the aux scalars (integers of the same kinds). The body ends in
+    `mask.yield`.
 
     `kv_window` marks a windowed function (after `lane-affine`): kv_idx is
     the first KV index of the 32-lane window. `unpacked` records why
@@ -215,20 +239,22 @@ class FuncOp(IRDLOperation):
                         f"mask.func @{self.sym_name.data}: aux tensor argument "
                         f"#{i + 4} follows an aux scalar; tensors come first"
                     )
-                if not _is_integer(arg.type.element_type) or any(
+                if not _is_aux_element(arg.type.element_type) or any(
                     d < 0 for d in arg.type.get_shape()
                 ):
                     raise VerifyException(
                         f"mask.func @{self.sym_name.data}: aux tensor argument "
-                        f"#{i + 4} must have an integer element type and a "
-                        f"static shape, got {arg.type}"
+                        f"#{i + 4} must have a signless or unsigned (ui8, ui16, "
+                        f"ui32, ui64) integer element type and a static shape, "
+                        f"got {arg.type}"
                     )
-            elif _is_integer(arg.type):
+            elif _is_aux_element(arg.type):
                 seen_scalar = True
             else:
                 raise VerifyException(
                     f"mask.func @{self.sym_name.data}: aux argument #{i + 4} "
-                    f"must be a tensor or an integer, got {arg.type}"
+                    f"must be a tensor or a signless or unsigned (ui8, ui16, "
+                    f"ui32, ui64) integer, got {arg.type}"
                 )
         term = self.block.last_op
         if not isinstance(term, YieldOp):
@@ -274,12 +300,16 @@ class LoadOp(IRDLOperation):
     """
     Reads one element of an aux tensor. There is one index per dimension;
     a negative index wraps by the dimension size, as in torch. The result
-    has the tensor's element type.
+    has the tensor's element type, or, for an unsigned element type, the
+    signless integer of its width: the element's bits, whose value is
+    their zero extension (`arith.extui`).
 
     Example:
 
     ```mlir
     %start = mask.load %starts[%doc] : tensor<8xi32>[i32] -> i32
+    %bits = mask.load %win[%h] : tensor<8xui8>[i32] -> i8
+    %win_h = arith.extui %bits : i8 to i32
     ```
     """
 
@@ -300,7 +330,7 @@ class LoadOp(IRDLOperation):
         assert isinstance(tensor.type, TensorType)
         super().__init__(
             operands=[tensor, list(indices)],
-            result_types=[tensor.type.element_type],
+            result_types=[load_result_type(tensor.type.element_type)],
         )
 
     def verify_(self) -> None:
@@ -311,11 +341,19 @@ class LoadOp(IRDLOperation):
                 f"mask.load of a rank-{rank} tensor takes {rank} indices, "
                 f"got {len(self.indices)}"
             )
-        if self.result.type != self.tensor.type.element_type:
+        element = self.tensor.type.element_type
+        want = load_result_type(element) if isinstance(element, IntegerType) else element
+        if self.result.type == want:
+            return
+        if want == element:
             raise VerifyException(
                 f"mask.load result type {self.result.type} must be the "
-                f"element type {self.tensor.type.element_type} of the tensor"
+                f"element type {element} of the tensor"
             )
+        raise VerifyException(
+            f"mask.load result type {self.result.type} must be {want}, the bits of "
+            f"the tensor's unsigned element type {element}"
+        )
 
 
 @irdl_op_definition

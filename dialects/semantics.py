@@ -227,7 +227,9 @@ class MaskSemantics(InterpreterFunctions):
         value = tensor[tuple(wrapped)] if wrapped else tensor.reshape(1, 1)
         if value.dtype == torch.bool:
             return (value,)
-        return (value.to(torch.int64),)
+        # The result is signless: an unsigned element's bits as a signed
+        # value of the result's width (uint8 200 is i8 -56; extui gives 200).
+        return (wrap(value.to(torch.int64), _width(op.result.type)),)
 
     @impl(mask.FloorModOp)
     def run_floormod(self, interpreter, op, args):

@@ -76,7 +76,7 @@ from typing import IO
 
 from xdsl.context import Context
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import IntegerType, ModuleOp, TensorType, i1, i32
+from xdsl.dialects.builtin import IntegerType, ModuleOp, Signedness, TensorType, i1, i32
 from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.transforms.canonicalization_patterns.utils import const_evaluate_operand
 from xdsl.utils.target import Target
@@ -106,6 +106,7 @@ class CuteEmitError(Exception):
 
 
 _CTYPE = {1: "cutlass.Boolean", 8: "cutlass.Int8", 16: "cutlass.Int16", 32: "cutlass.Int32", 64: "cutlass.Int64"}
+_UCTYPE = {8: "cutlass.Uint8", 16: "cutlass.Uint16", 32: "cutlass.Uint32", 64: "cutlass.Uint64"}
 _CMP = {0: "==", 1: "!=", 2: "<", 3: "<=", 4: ">", 5: ">=", 6: "<", 7: "<=", 8: ">", 9: ">="}
 _LANE_CMP = {"eq": "==", "ne": "!=", "slt": "<", "sle": "<=", "sgt": ">", "sge": ">="}
 _BINARY = {
@@ -468,10 +469,13 @@ class _FunctionPrinter:
             case arith.ExtSIOp():
                 return f"{ctype(op.result.type)}({e(op.input)})"
             case arith.ExtUIOp():
+                t = ctype(op.result.type)
                 if op.input.type == i1:
-                    t = ctype(op.result.type)
                     return self.ternary(e(op.input), f"{t}(1)", f"{t}(0)", t)
-                raise CuteEmitError("zero extension of a non-bool value")
+                # The DSL extends by the source type's signedness (int_to_int:
+                # Uint8 -> Int32 is extui, Int8 -> Int32 extsi): reinterpret
+                # the value as unsigned first (a no-op at the same width).
+                return f"{t}({_UCTYPE[op.input.type.width.data]}({e(op.input)}))"
             case arith.TruncIOp():
                 if op.result.type == i1:
                     return f"(({e(op.input)} & {ctype(op.input.type)}(1)) != {ctype(op.input.type)}(0))"
@@ -724,11 +728,49 @@ class _FunctionPrinter:
         """
         parts = self.truncated_clamped_difference(op)
         if parts is None:
-            return None
+            return self.narrow_one_sided_difference(op, negate)
         d, k1, k2 = parts
         if negate:  # -clamp(a - b, k1, k2) is clamp(b - a, -k2, -k1)
             return self.clamped_difference(d.rhs, d.lhs, -k2, -k1)
         return self.clamped_difference(d.lhs, d.rhs, k1, k2)
+
+    def narrow_one_sided_difference(self, op: arith.TruncIOp, negate: bool = False) -> str | None:
+        """
+        `trunc(max(a - b, k))` of an i64 difference whose operands fit i32
+        (fold-intervals' lower end where value ranges bound it above, e.g.
+        `q - kv - win[h]` of a uint8 window) as the i32 `a - min(b, a - k)`,
+        and `trunc(min(a - b, k))` as `a - max(b, a - k)`: equal on the
+        whole domain, and no Int32 operation can overflow: value ranges keep
+        `a - k` in i32 and the truncation exact (the result is in i32).
+        `negate`: the expression of `-trunc(...)` (`-max(a - b, k)` is
+        `min(b - a, -k)`).
+        """
+        if op.input.type != IntegerType(64) or op.result.type != i32 or self.ranges.may_wrap(op):
+            return None
+        outer = op.input.owner
+        if not isinstance(outer, (arith.MinSIOp, arith.MaxSIOp)):
+            return None
+        xk = _const_operand(outer)
+        if xk is None:
+            return None
+        s, k = xk
+        d = s.owner
+        if not isinstance(d, arith.SubiOp) or self.ranges.may_wrap(d):
+            return None
+        av, bv, is_max = d.lhs, d.rhs, isinstance(outer, arith.MaxSIOp)
+        if negate:
+            av, bv, k, is_max = bv, av, -k, not is_max
+        if abs(k) > INT32_MAX:
+            return None
+        ar = self.ranges.of(av)
+        if ar.lo - k < -INT32_MAX - 1 or ar.hi - k > INT32_MAX:
+            return None
+        a, b = self.narrow_i32(av), self.narrow_i32(bv)
+        if a is None or b is None:
+            return None
+        a = self.bind("a", a)
+        bound = a if k == 0 else f"({a} - cutlass.Int32({k}))"
+        return f"({a} - {'min' if is_max else 'max'}({b}, {bound}))"
 
     def truncated_clamped_difference(
         self, op: arith.TruncIOp
@@ -810,7 +852,13 @@ class _FunctionPrinter:
                 zero = f"{ctype(index.type)}(0)"
                 i = self.ternary(f"{i} < {zero}", f"{i} + {ctype(index.type)}({size})", i, ctype(index.type))
             indices.append(i)
-        return f"{self.expr(op.tensor)}[{', '.join(indices)}]"
+        load = f"{self.expr(op.tensor)}[{', '.join(indices)}]"
+        element = op.tensor.type.element_type
+        if isinstance(element, IntegerType) and element.signedness.data == Signedness.UNSIGNED:
+            # An unsigned tensor's element (a Uint8) as the signless IR value
+            # it loads, printed like every iN (Int8): its bits, same width.
+            return f"{ctype(op.result.type)}({load})"
+        return load
 
     def may_divide_min_by_minus_one(self, op: Operation) -> bool:
         """Whether `lhs / rhs` may be MIN / -1 (UB for LLVM's sdiv/srem)."""

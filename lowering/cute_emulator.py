@@ -82,7 +82,7 @@ Semantics modelled (checked against nvidia-cutlass-dsl 4.8.1)
   element raises ``EmulatedUB`` (no negative-index wrapping on the GPU).  The
   element type follows the dtype (int64 -> Int64, int32 -> Int32, int16 ->
   Int16, int8 -> Int8, uint8 -> Uint8, uint16 -> Uint16, uint32 -> Uint32,
-  bool -> Boolean).  Reading an ``aux_tensors[i]`` (or ``aux_scalars[i]``)
+  uint64 -> Uint64, bool -> Boolean).  Reading an ``aux_tensors[i]`` (or ``aux_scalars[i]``)
   the caller did not give raises ``ValueError`` naming it.
 * ``cute.make_rmem_tensor(n, dtype=...)`` is a register array: stores must have
   the element type exactly (Python ints are converted, checked), reading an
@@ -475,9 +475,9 @@ _TORCH_DTYPES = {
     torch.uint8: Uint8,
     torch.bool: Boolean,
 }
-for _name, _cls in (("uint16", Uint16), ("uint32", Uint32)):
+for _name, _cls in (("uint16", Uint16), ("uint32", Uint32), ("uint64", Uint64)):
     if hasattr(torch, _name):
-        _TORCH_DTYPES[getattr(torch, _name)] = _cls
+        _TORCH_DTYPES[getattr(torch, _name)] = _cls  # a uint64 load: its int64 bit pattern
 
 
 def _mk(cls, v):

@@ -12,7 +12,24 @@ placeholders b, h, q_idx, kv_idx (0-dim int32), then captured tensors, then
 captured scalars; one output, a 0-dim bool.
 
 Integer semantics are torch's: ops on int32 wrap, a Python scalar takes the
-tensor's dtype, tensor-tensor ops promote to the result dtype in `val`.
+tensor's dtype, tensor-tensor ops promote to the result dtype in `val` (a
+comparison to `torch.result_type` of its operands, where a dimensioned
+operand's dtype wins over a 0-dim one's of the same category).
+
+Unsigned dtypes (`_UNSIGNED`) have no IR type of their own: `arith` is
+signless and its orderings signed. A uint8, uint16 or uint32 value is held
+exactly, zero-extended, in a wider signed type (i32, i32, i64), which signed
+comparisons, divisions, min/max and right shifts then compute on exactly;
+an op that may leave [0, 2^w) in torch's wrapping arithmetic (`+ - *`,
+negation, `<<`, a conversion from another dtype) is reduced back with
+`arith.andi` by 2^w - 1. An unsigned aux tensor is `tensor<...xui8>`: its
+`mask.load` yields the element's bits (i8), which `arith.extui` zero-extends
+to the holding type. A uint64 value is held as its bits in i64: torch 2.13
+CPU implements only `*`, `== !=`, `& | ^`, `where` and conversions on
+uint16/32/64 (and no promotion with other dtypes), which are the same on
+the bits; the other ops are an `FXImportError`, as eager torch raises.
+A Python constant combined with an unsigned value must be in
+[-2^(w-1), 2^w); torch wraps it into the dtype, and so does the import.
 
 Small tensors are scalarized: the `mask` dialect is scalar, so a value of
 static shape with at most `MAX_TENSOR_ELEMENTS` elements (the top-k row
@@ -43,6 +60,7 @@ from xdsl.dialects.builtin import (
     IntegerType,
     LocationAttr,
     ModuleOp,
+    Signedness,
     StringAttr,
     TensorType,
     UnknownLoc,
@@ -58,13 +76,30 @@ from maskopt.dialects import mask
 
 aten = torch.ops.aten
 
-_DTYPES: dict[torch.dtype, IntegerType] = {
+_SIGNED: dict[torch.dtype, IntegerType] = {
     torch.bool: IntegerType(1),
     torch.int8: i8,
     torch.int16: IntegerType(16),
     torch.int32: IntegerType(32),
     torch.int64: i64,
 }
+#: torch's unsigned dtypes: (width, the signed IR type their values are held in).
+_UNSIGNED: dict[torch.dtype, tuple[int, IntegerType]] = {
+    torch.uint8: (8, i32),
+    torch.uint16: (16, i32),
+    torch.uint32: (32, i64),
+    torch.uint64: (64, i64),
+}
+#: The unsigned dtypes torch 2.13 implements only a few CPU ops for.
+_LIMITED_UNSIGNED = (torch.uint16, torch.uint32, torch.uint64)
+#: The IR type the values of each torch dtype are computed in.
+_DTYPES: dict[torch.dtype, IntegerType] = {
+    **_SIGNED,
+    **{d: held for d, (_, held) in _UNSIGNED.items()},
+}
+#: The torch dtype a signless IR type stands for where no dtype is known.
+_DTYPE_OF = {t: d for d, t in _SIGNED.items()}
+_SUPPORTED_DTYPES = "int8, int16, int32, int64, uint8, uint16, uint32, uint64"
 
 _TORCH_DIR = os.path.dirname(torch.__file__)
 #: The most elements of a tensor value the importer scalarizes.
@@ -77,12 +112,27 @@ class FXImportError(Exception):
 
 
 def element_type(dtype: torch.dtype, what: str) -> IntegerType:
+    """The IR type values of `dtype` are computed in (see `_UNSIGNED`)."""
     if dtype not in _DTYPES:
         raise FXImportError(
-            f"{what} has dtype {dtype}; mask_mods index with bool and signed "
-            "integer tensors (int8, int16, int32, int64)"
+            f"{what} has dtype {dtype}; mask_mods index with bool and integer "
+            f"tensors ({_SUPPORTED_DTYPES})"
         )
     return _DTYPES[dtype]
+
+
+def storage_type(dtype: torch.dtype, what: str) -> IntegerType:
+    """The IR type of an aux tensor's elements (or an aux scalar) of `dtype`:
+    an unsigned dtype's is the unsigned integer of its width (`ui8`)."""
+    if dtype in _UNSIGNED:
+        return IntegerType(_UNSIGNED[dtype][0], Signedness.UNSIGNED)
+    return element_type(dtype, what)
+
+
+def _unsigned_width(dtype: torch.dtype | None) -> int | None:
+    """The width of an unsigned dtype held exactly (uint8/16/32), else None."""
+    u = _UNSIGNED.get(dtype)  # type: ignore[arg-type]
+    return u[0] if u is not None and u[0] < 64 else None
 
 
 def _val(node: torch.fx.Node) -> Any:
@@ -190,6 +240,8 @@ class _Importer:
     element: tuple[int, ...] | None = None
     #: Rows of aux tensors (`_Row`) loaded element by element, by node.
     rows: dict[torch.fx.Node, _Tensor] = field(default_factory=dict)
+    #: The node being imported (for error messages).
+    current: torch.fx.Node | None = None
 
     # Building ---------------------------------------------------------------
 
@@ -208,9 +260,45 @@ class _Importer:
             value = -1 if value else 0
         return self.add(arith.ConstantOp.from_int_and_width(int(value), t, truncate_bits=True))
 
-    def cast(self, v: SSAValue, t: IntegerType) -> SSAValue:
-        """Convert an integer or bool value to `t` like torch's `.to(dtype)`."""
-        if v.type == t:
+    def constant(self, value: int | bool, dtype: torch.dtype, what: str) -> SSAValue:
+        """A Python constant as a value of `dtype`: it must fit a signed
+        dtype; an unsigned one takes [-2^(w-1), 2^w), wrapped into [0, 2^w)
+        as torch converts it."""
+        t = element_type(dtype, what)
+        if t == i1:
+            return self.const(bool(value), i1)
+        value = int(value)
+        if dtype in _UNSIGNED:
+            w = _UNSIGNED[dtype][0]
+            if not -(2 ** (w - 1)) <= value < 2**w:
+                raise FXImportError(f"{self.constant_site(what)}: the constant {value} does not fit {dtype}")
+            return self.const(value % 2**w, t)
+        r = t.width.data
+        if not -(2 ** (r - 1)) <= value < 2 ** (r - 1):
+            raise FXImportError(f"{self.constant_site(what)}: the constant {value} does not fit {t}")
+        return self.const(value, t)
+
+    def constant_site(self, what: str) -> str:
+        """Where a constant is used, for errors: the node being imported."""
+        node = self.current
+        if node is None or node.name != what:
+            return what
+        return f"{self.where(node)}: {node_text(node)}"
+
+    def cast(
+        self, v: SSAValue, t: IntegerType | torch.dtype, src: torch.dtype | None = None
+    ) -> SSAValue:
+        """Convert `v`, a value of dtype `src` (None: the signed dtype of its
+        IR type), to `t` (a dtype, or an IR type standing for its signed
+        dtype) like torch's `.to(dtype)`: to bool `!= 0`; else the value
+        modulo 2^w of the target (a sign extension or truncation of the held
+        value, then, into an unsigned dtype, the mask 2^w - 1 unless the
+        value is an unsigned one that already fits)."""
+        dst = t if isinstance(t, torch.dtype) else _DTYPE_OF[t]
+        t = _DTYPES[dst]
+        if src is None:
+            src = _DTYPE_OF.get(v.type)  # type: ignore[arg-type]
+        if src == dst and v.type == t:
             return v
         assert isinstance(v.type, IntegerType)
         if t == i1:
@@ -218,22 +306,47 @@ class _Importer:
             return self.add(arith.CmpiOp(v, zero, "ne"))
         if v.type == i1:
             return self.add(arith.ExtUIOp(v, t))
+        w, ws = _unsigned_width(dst), _unsigned_width(src)
+        masked = w is not None and not (ws is not None and ws <= w)
+        if v.type.width.data > t.width.data:
+            # Mask first, then truncate: the truncation of a value in
+            # [0, 2^w) cannot wrap (value ranges keep it exact).
+            x = self.wrapped(v, dst) if masked else v
+            return self.add(arith.TruncIOp(x, t))
+        x = v
         if v.type.width.data < t.width.data:
-            return self.add(arith.ExtSIOp(v, t))
-        return self.add(arith.TruncIOp(v, t))
+            x = self.add(arith.ExtSIOp(v, t))
+        return self.wrapped(x, dst) if masked else x
 
-    def operand(self, arg: Any, t: IntegerType, what: str) -> SSAValue:
-        """An FX argument (node or Python scalar) as a value of type `t`."""
+    def wrapped(self, v: SSAValue, dtype: torch.dtype) -> SSAValue:
+        """`v` reduced into [0, 2^w) for a uint8/16/32 `dtype` (torch's wrap)."""
+        w = _unsigned_width(dtype)
+        if w is None:
+            return v
+        return self.add(arith.AndIOp(v, self.const(2**w - 1, v.type)))  # type: ignore[arg-type]
+
+    def operand(self, arg: Any, t: IntegerType | torch.dtype, what: str) -> SSAValue:
+        """An FX argument (node or Python scalar) as a value of dtype `t` (an
+        IR type stands for its signed dtype)."""
+        dtype = t if isinstance(t, torch.dtype) else _DTYPE_OF[t]
         if isinstance(arg, torch.fx.Node):
-            return self.cast(self.scalar(arg), t)
-        if isinstance(arg, bool):
-            return self.const(arg, t) if t == i1 else self.const(int(arg), t)
-        if isinstance(arg, int):
-            r = t.width.data
-            if t != i1 and not -(2 ** (r - 1)) <= arg < 2 ** (r - 1):
-                raise FXImportError(f"{what}: the constant {arg} does not fit {t}")
-            return self.const(arg, t)
+            return self.cast(self.scalar(arg), dtype, node_dtype(arg))
+        if isinstance(arg, (bool, int)):
+            return self.constant(arg, dtype, what)
         raise FXImportError(f"{what}: unsupported argument {arg!r} of type {type(arg).__name__}")
+
+    def load(self, tensor: SSAValue, indices: Sequence[SSAValue]) -> SSAValue:
+        """One element of an aux tensor, as the value its dtype computes in:
+        an unsigned element's bits zero-extended (`_UNSIGNED`)."""
+        v = self.add(mask.LoadOp(tensor, indices))
+        return self.widened(v, tensor.type.element_type)  # type: ignore[attr-defined]
+
+    def widened(self, v: SSAValue, storage: IntegerType) -> SSAValue:
+        """A loaded (or aux scalar) value of type `storage` as the value of
+        its dtype: an unsigned one of at most 32 bits zero-extended."""
+        if storage.signedness.data != Signedness.UNSIGNED or storage.width.data == 64:
+            return v
+        return self.add(arith.ExtUIOp(v, _held_type(storage)))
 
     def result_type(self, node: torch.fx.Node) -> IntegerType:
         dtype = node_dtype(node)
@@ -244,15 +357,62 @@ class _Importer:
             raise FXImportError(f"{self.where(node)}: {node_text(node)} has no dtype metadata")
         return element_type(dtype, f"{self.where(node)}: {node_text(node)}")
 
-    def promoted(self, node: torch.fx.Node, args: Sequence[Any]) -> IntegerType:
-        """The type torch computes a comparison in: the widest tensor operand."""
+    def result_dtype(self, node: torch.fx.Node) -> torch.dtype:
+        """The dtype of a node's value (an `FXImportError` if maskopt has no
+        IR type for it)."""
+        self.result_type(node)
+        return node_dtype(node)  # type: ignore[return-value]
+
+    def promoted(self, node: torch.fx.Node, args: Sequence[Any]) -> torch.dtype:
+        """The dtype torch computes a comparison in: `torch.result_type` of
+        its operands (a dimensioned tensor's dtype wins over a 0-dim one's
+        of the same category: a uint8 row compared with q_idx is compared
+        in uint8). Without metadata, the widest operand."""
+        operands: list[Any] = []
+        for a in args:
+            if isinstance(a, torch.fx.Node):
+                dtype, shape = node_dtype(a), getattr(_val(a), "shape", None)
+                if dtype is None or shape is None:
+                    return self._widest(args)
+                operands.append(torch.empty((1,) * len(shape), dtype=dtype))
+            else:
+                operands.append(a)
+        if not any(isinstance(o, torch.Tensor) for o in operands):
+            return self._widest(args)
+        dtype = torch.result_type(*operands)
+        if dtype not in _DTYPES:  # `q_idx < 3.5` compares in float
+            raise FXImportError(
+                f"{self.where(node)}: {node_text(node)} compares in {dtype}; mask_mods "
+                f"compare bool and integer values ({_SUPPORTED_DTYPES})"
+            )
+        return dtype
+
+    def _widest(self, args: Sequence[Any]) -> torch.dtype:
         types = [self.scalar(a).type for a in args if isinstance(a, torch.fx.Node)]
         ints = [t for t in types if isinstance(t, IntegerType) and t != i1]
         if ints:
-            return max(ints, key=lambda t: t.width.data)
+            return _DTYPE_OF[max(ints, key=lambda t: t.width.data)]
         if any(isinstance(a, int) and not isinstance(a, bool) for a in args):
-            return i64
-        return i1
+            return torch.int64
+        return torch.bool
+
+    def check_unsigned_support(self, node: torch.fx.Node) -> None:
+        """uint16/32/64 values take part only in the ops torch 2.13 implements
+        for them on CPU (`_LIMITED_UNSIGNED_OPS`); fake tracing does not
+        check that, eager torch raises NotImplementedError."""
+        if node.target in _LIMITED_UNSIGNED_OPS:
+            return
+        dtypes = [node_dtype(node)] + [
+            node_dtype(a) for a in _flat_args(node.args) if isinstance(a, torch.fx.Node)
+        ]
+        for d in dtypes:
+            if d in _LIMITED_UNSIGNED:
+                raise FXImportError(
+                    f"{self.where(node)}: {node_text(node)} computes on {d}, for which "
+                    "torch 2.13 implements only `*`, `==`, `!=`, `&`, `|`, `^`, "
+                    "torch.where and conversions on CPU (eager torch raises "
+                    "NotImplementedError); convert it first, e.g. with `.int()` or `.long()`"
+                )
 
     def where(self, node: torch.fx.Node) -> str:
         return format_location(user_location(node))
@@ -322,11 +482,11 @@ class _Importer:
         elems = []
         for idx in _ndindex(shape):
             consts = [self.const(i, i64) for i in idx]
-            elems.append(self.add(mask.LoadOp(row.tensor, [*row.prefix, *consts])))
+            elems.append(self.load(row.tensor, [*row.prefix, *consts]))
         self.location = saved
         for i, e in enumerate(elems):
             e.name_hint = f"{node.name}_{i}"
-        t = _Tensor(shape, tuple(elems), row.tensor.type.element_type)  # type: ignore[arg-type]
+        t = _Tensor(shape, tuple(elems), _held_type(row.tensor.type.element_type))  # type: ignore[arg-type]
         self.rows[node] = t
         return t
 
@@ -368,6 +528,8 @@ class _Importer:
                     f"{self.where(node)}: unsupported node in mask_mod: "
                     f"{node_text(node)}"
                 )
+            self.current = node
+            self.check_unsigned_support(node)
             emitter = EMITTERS.get(node.target)
             if emitter is not None:
                 shape = self.result_shape(node)
@@ -412,11 +574,18 @@ class _Importer:
 # Emitters ---------------------------------------------------------------------
 
 
+#: Ops whose exact result on values in [0, 2^w) may leave it: a uint8/16/32
+#: result is reduced back (`_Importer.wrapped`).
+_WRAPPING = (arith.AddiOp, arith.SubiOp, arith.MuliOp, arith.ShLIOp)
+
+
 def _binary(op_cls) -> Emitter:
     def emit(self: _Importer, node: torch.fx.Node) -> SSAValue:
-        t = self.result_type(node)
-        lhs = self.operand(node.args[0], t, node.name)
-        rhs = self.operand(node.args[1], t, node.name)
+        d = self.result_dtype(node)
+        lhs = self.operand(node.args[0], d, node.name)
+        rhs = self.operand(node.args[1], d, node.name)
+        if op_cls in _WRAPPING and _unsigned_width(d) is not None:
+            return self.wrapped(self.add(op_cls(lhs, rhs)), d)
         return self.add(op_cls(lhs, rhs), node.name)
 
     return emit
@@ -426,50 +595,63 @@ def _add_sub(op_cls) -> Emitter:
     """aten.add/sub with `alpha`: x + alpha * y."""
 
     def emit(self: _Importer, node: torch.fx.Node) -> SSAValue:
-        t = self.result_type(node)
-        lhs = self.operand(node.args[0], t, node.name)
-        rhs = self.operand(node.args[1], t, node.name)
+        d = self.result_dtype(node)
+        lhs = self.operand(node.args[0], d, node.name)
+        rhs = self.operand(node.args[1], d, node.name)
         alpha = node.kwargs.get("alpha", node.args[2] if len(node.args) > 2 else 1)
         if alpha != 1:
             if not isinstance(alpha, int):
                 raise FXImportError(f"{self.where(node)}: non-integer alpha in {node_text(node)}")
-            rhs = self.add(arith.MuliOp(rhs, self.operand(alpha, t, node.name)))
+            rhs = self.add(arith.MuliOp(rhs, self.operand(alpha, d, node.name)))
+        if _unsigned_width(d) is not None:
+            return self.wrapped(self.add(op_cls(lhs, rhs)), d)
         return self.add(op_cls(lhs, rhs), node.name)
 
     return emit
 
 
 def _rsub(self: _Importer, node: torch.fx.Node) -> SSAValue:
-    t = self.result_type(node)
-    lhs = self.operand(node.args[0], t, node.name)
-    rhs = self.operand(node.args[1], t, node.name)
+    d = self.result_dtype(node)
+    lhs = self.operand(node.args[0], d, node.name)
+    rhs = self.operand(node.args[1], d, node.name)
     alpha = node.kwargs.get("alpha", 1)
     if alpha != 1:
-        lhs = self.add(arith.MuliOp(lhs, self.operand(alpha, t, node.name)))
+        lhs = self.add(arith.MuliOp(lhs, self.operand(alpha, d, node.name)))
+    if _unsigned_width(d) is not None:
+        return self.wrapped(self.add(arith.SubiOp(rhs, lhs)), d)
     return self.add(arith.SubiOp(rhs, lhs), node.name)
 
 
 def _div_mode(self: _Importer, node: torch.fx.Node) -> SSAValue:
     mode = node.kwargs.get("rounding_mode")
-    t = self.result_type(node)
-    if t == i1 or mode not in ("floor", "trunc"):
+    d = self.result_dtype(node)
+    if d == torch.bool or mode not in ("floor", "trunc"):
         raise FXImportError(
             f"{self.where(node)}: true division in a mask_mod is float arithmetic: "
             f"{node_text(node)}; use // (floor division)"
         )
-    lhs = self.operand(node.args[0], t, node.name)
-    rhs = self.operand(node.args[1], t, node.name)
+    lhs = self.operand(node.args[0], d, node.name)
+    rhs = self.operand(node.args[1], d, node.name)
+    # On unsigned values (held >= 0) floor and truncation agree.
     op = arith.FloorDivSIOp if mode == "floor" else arith.DivSIOp
     return self.add(op(lhs, rhs), node.name)
 
 
+def _floor_divide(self: _Importer, node: torch.fx.Node) -> SSAValue:
+    d = self.result_dtype(node)
+    lhs = self.operand(node.args[0], d, node.name)
+    rhs = self.operand(node.args[1], d, node.name)
+    return self.add(arith.FloorDivSIOp(lhs, rhs), node.name)
+
+
 def _compare(pred: str) -> Emitter:
     def emit(self: _Importer, node: torch.fx.Node) -> SSAValue:
-        t = self.promoted(node, node.args[:2])
-        lhs = self.operand(node.args[0], t, node.name)
-        rhs = self.operand(node.args[1], t, node.name)
-        if t == i1:  # bools compare as 0/1 integers
-            lhs, rhs = self.cast(lhs, i8), self.cast(rhs, i8)
+        d = self.promoted(node, node.args[:2])
+        lhs = self.operand(node.args[0], d, node.name)
+        rhs = self.operand(node.args[1], d, node.name)
+        if d == torch.bool:  # bools compare as 0/1 integers
+            lhs, rhs = self.cast(lhs, i8, torch.bool), self.cast(rhs, i8, torch.bool)
+        # Unsigned values are held zero-extended: signed predicates order them.
         return self.add(arith.CmpiOp(lhs, rhs, pred), node.name)
 
     return emit
@@ -481,33 +663,42 @@ def _bitwise(op_cls) -> Emitter:
 
 def _logical(op_cls) -> Emitter:
     def emit(self: _Importer, node: torch.fx.Node) -> SSAValue:
-        lhs = self.operand(node.args[0], i1, node.name)
-        rhs = self.operand(node.args[1], i1, node.name)
+        lhs = self.operand(node.args[0], torch.bool, node.name)
+        rhs = self.operand(node.args[1], torch.bool, node.name)
         return self.add(op_cls(lhs, rhs), node.name)
 
     return emit
 
 
 def _bitwise_not(self: _Importer, node: torch.fx.Node) -> SSAValue:
+    d = self.result_dtype(node)
     t = self.result_type(node)
-    x = self.operand(node.args[0], t, node.name)
-    return self.add(arith.XOrIOp(x, self.const(-1, t)), node.name)
+    x = self.operand(node.args[0], d, node.name)
+    w = _unsigned_width(d)
+    ones = -1 if w is None else 2**w - 1
+    return self.add(arith.XOrIOp(x, self.const(ones, t)), node.name)
 
 
 def _logical_not(self: _Importer, node: torch.fx.Node) -> SSAValue:
-    x = self.operand(node.args[0], i1, node.name)
+    x = self.operand(node.args[0], torch.bool, node.name)
     return self.add(arith.XOrIOp(x, self.const(True, i1)), node.name)
 
 
 def _neg(self: _Importer, node: torch.fx.Node) -> SSAValue:
+    d = self.result_dtype(node)
     t = self.result_type(node)
-    x = self.operand(node.args[0], t, node.name)
+    x = self.operand(node.args[0], d, node.name)
+    if _unsigned_width(d) is not None:
+        return self.wrapped(self.add(arith.SubiOp(self.const(0, t), x)), d)
     return self.add(arith.SubiOp(self.const(0, t), x), node.name)
 
 
 def _abs(self: _Importer, node: torch.fx.Node) -> SSAValue:
+    d = self.result_dtype(node)
     t = self.result_type(node)
-    x = self.operand(node.args[0], t, node.name)
+    x = self.operand(node.args[0], d, node.name)
+    if d in _UNSIGNED:
+        return x  # abs of an unsigned value is the value
     zero = self.const(0, t)
     neg = self.add(arith.SubiOp(zero, x))
     is_neg = self.add(arith.CmpiOp(x, zero, "slt"))
@@ -515,40 +706,58 @@ def _abs(self: _Importer, node: torch.fx.Node) -> SSAValue:
 
 
 def _where(self: _Importer, node: torch.fx.Node) -> SSAValue:
-    t = self.result_type(node)
-    cond = self.operand(node.args[0], i1, node.name)
-    x = self.operand(node.args[1], t, node.name)
-    y = self.operand(node.args[2], t, node.name)
+    d = self.result_dtype(node)
+    cond = self.operand(node.args[0], torch.bool, node.name)
+    x = self.operand(node.args[1], d, node.name)
+    y = self.operand(node.args[2], d, node.name)
     return self.add(arith.SelectOp(cond, x, y), node.name)
 
 
 def _clamp(self: _Importer, node: torch.fx.Node) -> SSAValue:
-    t = self.result_type(node)
-    x = self.operand(node.args[0], t, node.name)
+    d = self.result_dtype(node)
+    x = self.operand(node.args[0], d, node.name)
     lo = node.args[1] if len(node.args) > 1 else node.kwargs.get("min")
     hi = node.args[2] if len(node.args) > 2 else node.kwargs.get("max")
     if lo is not None:
-        x = self.add(arith.MaxSIOp(x, self.operand(lo, t, node.name)))
+        x = self.add(arith.MaxSIOp(x, self.operand(lo, d, node.name)))
     if hi is not None:
-        x = self.add(arith.MinSIOp(x, self.operand(hi, t, node.name)))
+        x = self.add(arith.MinSIOp(x, self.operand(hi, d, node.name)))
     return x
 
 
 def _full(self: _Importer, node: torch.fx.Node) -> SSAValue:
     """One element of `torch.full(size, value)` (elementwise: no operands)."""
     value = node.args[1]
-    t = self.result_type(node)
+    d = self.result_dtype(node)
     if not isinstance(value, (bool, int)):
         raise FXImportError(f"{self.where(node)}: non-integer constant in {node_text(node)}")
-    return self.const(value, t)
+    if d in _UNSIGNED:
+        return self.constant(value, d, f"{self.where(node)}: {node_text(node)}")
+    return self.const(value, self.result_type(node))
+
+
+def _scalar_tensor(self: _Importer, node: torch.fx.Node) -> SSAValue:
+    d = self.result_dtype(node)
+    if d in _UNSIGNED:
+        return self.constant(node.args[0], d, f"{self.where(node)}: {node_text(node)}")
+    return self.const(node.args[0], self.result_type(node))
 
 
 def _convert(self: _Importer, node: torch.fx.Node) -> SSAValue:
-    return self.cast(self.scalar(node.args[0]), self.result_type(node))
+    arg = node.args[0]
+    return self.cast(self.scalar(arg), self.result_dtype(node), node_dtype(arg))
 
 
 def _identity(self: _Importer, node: torch.fx.Node) -> SSAValue:
     return self.scalar(node.args[0])
+
+
+def _held_type(storage: IntegerType) -> IntegerType:
+    """The IR type the values of an aux element type are computed in: an
+    unsigned one's is its dtype's (`_UNSIGNED`), any other its own."""
+    if storage.signedness.data != Signedness.UNSIGNED:
+        return storage
+    return {8: i32, 16: i32, 32: i64, 64: i64}[storage.width.data]
 
 
 @dataclass(frozen=True)
@@ -636,6 +845,13 @@ def _index(self: _Importer, node: torch.fx.Node) -> SSAValue | _Row | _Tensor:
     index_tensors: list[_Tensor] = []
     for i in indices:
         if isinstance(i, torch.fx.Node):
+            if node_dtype(i) in _UNSIGNED:
+                raise FXImportError(
+                    f"{self.where(node)}: {node_text(node)} indexes {base.name} with a "
+                    f"{node_dtype(i)} tensor, which torch reads as a boolean mask "
+                    "(uint8) or does not take as an index; convert the index with "
+                    "`.long()` or `.int()`"
+                )
             t = self.tensor(i)
             if t.element_type == i1:
                 raise FXImportError(f"{self.where(node)}: boolean index in {node_text(node)}")
@@ -652,10 +868,11 @@ def _index(self: _Importer, node: torch.fx.Node) -> SSAValue | _Row | _Tensor:
         values = [*prefix, *(t.pick(idx) for t in index_tensors)]
         for r in _ndindex(rest):
             consts = [self.const(j, i64) for j in r]
-            elems.append(self.add(mask.LoadOp(tensor, [*values, *consts]), node.name if not batch + rest else None))
+            elems.append(self.load(tensor, [*values, *consts]))
     if not batch + rest:
+        elems[0].name_hint = node.name
         return elems[0]
-    return _Tensor(batch + rest, tuple(elems), tensor.type.element_type)  # type: ignore[arg-type]
+    return _Tensor(batch + rest, tuple(elems), _held_type(tensor.type.element_type))  # type: ignore[arg-type]
 
 
 def _index_scalarized(
@@ -758,14 +975,19 @@ def _reduce(op_cls, empty: bool) -> Emitter:
 
 def _shift(op_cls) -> Emitter:
     def emit(self: _Importer, node: torch.fx.Node) -> SSAValue:
+        d = self.result_dtype(node)
         t = self.result_type(node)
+        width = _unsigned_width(d) or t.width.data
         amount = node.args[1]
-        if not isinstance(amount, int) or not 0 <= amount < t.width.data:
+        if not isinstance(amount, int) or not 0 <= amount < width:
             raise FXImportError(
                 f"{self.where(node)}: shift by a non-constant or out-of-range "
                 f"amount in {node_text(node)}"
             )
-        x = self.operand(node.args[0], t, node.name)
+        x = self.operand(node.args[0], d, node.name)
+        # An unsigned value is held >= 0: the arithmetic >> is the logical one.
+        if op_cls is arith.ShLIOp and _unsigned_width(d) is not None:
+            return self.wrapped(self.add(op_cls(x, self.const(amount, t))), d)
         return self.add(op_cls(x, self.const(amount, t)), node.name)
 
     return emit
@@ -782,13 +1004,7 @@ EMITTERS: dict[Any, Emitter] = {
     aten.mul.Scalar: _binary(arith.MuliOp),
     aten.div.Tensor_mode: _div_mode,
     aten.div.Scalar_mode: _div_mode,
-    aten.floor_divide.default: lambda self, node: self.add(
-        arith.FloorDivSIOp(
-            self.operand(node.args[0], self.result_type(node), node.name),
-            self.operand(node.args[1], self.result_type(node), node.name),
-        ),
-        node.name,
-    ),
+    aten.floor_divide.default: _floor_divide,
     aten.remainder.Tensor: _binary(mask.FloorModOp),
     aten.remainder.Scalar: _binary(mask.FloorModOp),
     aten.fmod.Tensor: _binary(arith.RemSIOp),
@@ -825,9 +1041,7 @@ EMITTERS: dict[Any, Emitter] = {
     aten.logical_not.default: _logical_not,
     aten.where.self: _where,
     aten.full.default: _full,
-    aten.scalar_tensor.default: lambda self, node: self.const(
-        node.args[0], self.result_type(node)
-    ),
+    aten.scalar_tensor.default: _scalar_tensor,
     aten._to_copy.default: _convert,
     aten.to.dtype: _convert,
     torch.ops.prims.convert_element_type.default: _convert,
@@ -837,6 +1051,57 @@ EMITTERS: dict[Any, Emitter] = {
     aten.__rshift__.Scalar: _shift(arith.ShRSIOp),
     aten.__lshift__.Scalar: _shift(arith.ShLIOp),
 }
+
+
+#: The ops torch 2.13 implements on CPU for uint16, uint32 and uint64
+#: (elementwise, conversions, views and indexing of the tensor).
+_LIMITED_UNSIGNED_OPS = frozenset({
+    aten.mul.Tensor,
+    aten.mul.Scalar,
+    aten.eq.Tensor,
+    aten.eq.Scalar,
+    aten.ne.Tensor,
+    aten.ne.Scalar,
+    aten.bitwise_and.Tensor,
+    aten.bitwise_and.Scalar,
+    aten.bitwise_or.Tensor,
+    aten.bitwise_or.Scalar,
+    aten.bitwise_xor.Tensor,
+    aten.bitwise_xor.Scalar,
+    aten.where.self,
+    aten.full.default,
+    aten.scalar_tensor.default,
+    aten._to_copy.default,
+    aten.to.dtype,
+    torch.ops.prims.convert_element_type.default,
+    aten.clone.default,
+    aten.alias.default,
+    aten.lift_fresh_copy.default,
+    aten.index.Tensor,
+    aten.unsqueeze.default,
+    aten.squeeze.default,
+    aten.squeeze.dim,
+    aten.squeeze.dims,
+    aten.view.default,
+    aten.reshape.default,
+    aten._unsafe_view.default,
+    aten.expand.default,
+    aten.select.int,
+    aten.any.default,
+    aten.any.dim,
+    aten.any.dims,
+    aten.all.default,
+    aten.all.dim,
+    aten.all.dims,
+})
+
+
+def _flat_args(args: Any) -> Iterator[Any]:
+    for a in args:
+        if isinstance(a, (list, tuple)):
+            yield from _flat_args(a)
+        else:
+            yield a
 
 
 #: Ops that are not elementwise: indexing, shape ops and reductions of
@@ -862,9 +1127,9 @@ TENSOR_EMITTERS: dict[Any, Callable[[_Importer, torch.fx.Node], Any]] = {
 
 
 def _clamp_one(self: _Importer, node: torch.fx.Node, op_cls) -> SSAValue:
-    t = self.result_type(node)
-    x = self.operand(node.args[0], t, node.name)
-    return self.add(op_cls(x, self.operand(node.args[1], t, node.name)), node.name)
+    d = self.result_dtype(node)
+    x = self.operand(node.args[0], d, node.name)
+    return self.add(op_cls(x, self.operand(node.args[1], d, node.name)), node.name)
 
 
 # Entry points -----------------------------------------------------------------
@@ -890,10 +1155,15 @@ def import_graph(gm: torch.fx.GraphModule, name: str = "mask_mod") -> mask.FuncO
         if dtype is not None and dtype not in _DTYPES:
             raise FXImportError(_aux_dtype_error(ph, dtype, "tensor" if shape else "scalar"))
         if dtype is not None and shape is not None and len(shape) > 0:
-            elem = element_type(dtype, f"aux tensor {ph.name}")
+            elem = storage_type(dtype, f"aux tensor {ph.name}")
             arg_types.append(TensorType(elem, shape))
+        elif dtype == torch.uint64:
+            raise FXImportError(
+                f"aux scalar {ph.name} (a 0-dim tensor) has dtype torch.uint64; maskopt "
+                "reads uint64 values from aux tensors of at least one dimension"
+            )
         elif dtype is not None:
-            arg_types.append(element_type(dtype, f"aux scalar {ph.name}"))
+            arg_types.append(storage_type(dtype, f"aux scalar {ph.name}"))
         else:
             val = ph.meta.get("val")
             if isinstance(val, (int, torch.SymInt)):
@@ -905,6 +1175,9 @@ def import_graph(gm: torch.fx.GraphModule, name: str = "mask_mod") -> mask.FuncO
     for i, (ph, arg) in enumerate(zip(placeholders, block.args)):
         arg.name_hint = _INDEX_NAMES[i] if i < 4 else ph.name
         importer.values[ph] = arg
+        if isinstance(arg.type, IntegerType) and arg.type.signedness.data == Signedness.UNSIGNED:
+            importer.location = user_location(ph)
+            importer.values[ph] = importer.widened(arg, arg.type)  # an unsigned aux scalar
     keep = importer.run()
     importer.location = UnknownLoc()
     importer.add(mask.YieldOp(keep))
@@ -923,7 +1196,7 @@ def _aux_dtype_error(ph: torch.fx.Node, dtype: torch.dtype, kind: str) -> str:
             break
     return (
         f"{where}aux {kind} {ph.name} has dtype {dtype}{used}; mask_mods compute on bool "
-        "and signed integer tensors (int8, int16, int32, int64): store it as integers"
+        f"and integer tensors ({_SUPPORTED_DTYPES}): store it as integers"
     )
 
 

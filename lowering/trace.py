@@ -548,6 +548,12 @@ def trace_mask_mod(
                 "data-dependent Python control flow on an index tensor (if/and/or/not/bool()/builtin "
                 "min/max on a tensor; use &, |, ~, torch.where, torch.minimum/maximum): " + cause
             )
+        if "tensors used as indices must be" in cause:
+            cause = (
+                "an aux tensor indexed with a tensor that is not int64 or int32 (torch reads a "
+                "uint8 index as a boolean mask; uint16/32/64 and float tensors do not trace as "
+                "indices): convert the index with .long() or .int(): " + cause
+            )
         raise MaskTraceError(f"mask_mod {nm!r} failed to trace: {cause}") from e
 
     (out,) = gm.graph.find_nodes(op="output")

@@ -230,14 +230,33 @@ class _ScalarPromotion(torch.overrides.TorchFunctionMode):
     This mode sees the logical 0-dim operands and casts the integer ones to
     their promoted dtype first, so the vmapped evaluation is the eager one
     (`reference_words_slow`, one call per lane, is the oracle in the tests).
+    Likewise where a dimensioned operand meets a 0-dim one (a row `t[h]`
+    against q_idx): eager torch computes in the dimensioned operand's dtype
+    when both are integers (`torch.result_type`: a uint8 row compared with
+    an int32 q_idx compares in uint8, q_idx wrapping), vmap in the promoted
+    physical one. Indexing is left alone (an index is not promoted).
     """
+
+    _NOT_PROMOTING = frozenset({"__getitem__", "__setitem__", "index", "index_select", "gather", "take", "select"})
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
         tensors = [a for a in (*args, *kwargs.values()) if isinstance(a, torch.Tensor)]
         ints = {t.dtype for t in tensors if not t.is_floating_point() and t.dtype != torch.bool}
+        target = None
         if len(ints) > 1 and all(t.dim() == 0 for t in tensors):
             target = functools.reduce(torch.promote_types, ints)
+        elif len(ints) > 1 and getattr(func, "__name__", None) not in self._NOT_PROMOTING:
+            logical = [
+                torch.empty((1,) * t.dim(), dtype=t.dtype)
+                for t in tensors
+                if not t.is_floating_point() and t.dtype != torch.bool
+            ]
+            target = functools.reduce(
+                lambda a, b: torch.empty((1,) * max(a.dim(), b.dim()), dtype=torch.result_type(a, b)),
+                logical,
+            ).dtype
+        if target is not None:
 
             def cast(a):
                 if isinstance(a, torch.Tensor) and a.dtype in ints and a.dtype != target:
@@ -569,6 +588,47 @@ def make_per_head_window(H=8):
         return (q_idx - kv_idx <= win[h]) & (q_idx >= kv_idx)
 
     return per_head_window
+
+
+#: Per-head windows of a uint8 tensor: both ends, both sides of 127/128, and
+#: ones that end inside and past a 32-lane word.
+UINT8_WINDOWS = (0, 1, 127, 128, 200, 255, 31, 32)
+
+
+def make_per_head_window_u8():
+    win_u8 = torch.tensor(UINT8_WINDOWS, dtype=torch.uint8)
+
+    def per_head_window_u8(b, h, q_idx, kv_idx):
+        return (q_idx - kv_idx <= win_u8[h]) & (q_idx >= kv_idx)
+
+    return per_head_window_u8
+
+
+def make_per_head_window_u16():
+    win_u16 = torch.tensor([0, 1, 255, 256, 32767, 32768, 40000, 65535], dtype=torch.uint16)
+
+    def per_head_window_u16(b, h, q_idx, kv_idx):
+        # torch 2.13 has no uint16 `-` or `<=` on CPU: the window converts to int32
+        return (q_idx - kv_idx <= win_u16[h].int()) & (q_idx >= kv_idx)
+
+    return per_head_window_u16
+
+
+def make_doc_start_causal_u8_ids(total=1024 + PAD, mean=4, seed=12):
+    """Documents of a uint8 id table (> 128 documents, ids up to 255) whose
+    ids index an int32 table of starts: `starts[doc_u8[q].long()]` (torch
+    reads a uint8 *index* as a boolean mask, so the id is converted)."""
+    lengths = _doc_lengths(total, mean, seed)[:256]
+    lengths[-1] += total - sum(lengths)
+    doc_u8 = torch.repeat_interleave(
+        torch.arange(len(lengths), dtype=torch.int32), torch.tensor(lengths)
+    ).to(torch.uint8)
+    starts = torch.cumsum(torch.tensor([0] + lengths[:-1]), 0).to(torch.int32)
+
+    def doc_start_causal_u8_ids(b, h, q_idx, kv_idx):
+        return (starts[doc_u8[q_idx].long()] <= kv_idx) & (kv_idx <= q_idx)
+
+    return doc_start_causal_u8_ids
 
 
 def make_row_bounded_causal(Q=1024, seed=3):
@@ -1059,6 +1119,10 @@ CORPUS: list[MaskCase] = [
     MaskCase("block_summary_window", make_block_summary_window, (1, 1, 1024, 1024), False, True, 2, True, ("where", "mod", "piecewise")),
     MaskCase("sink_summary_window", make_sink_summary_window, (1, 1, 1024, 1024), False, True, 2, True, ("where", "mod", "piecewise", "union")),
     MaskCase("far_summaries_where", make_far_summaries_where, (1, 1, 1024, 1024), False, True, 2, True, ("where", "mod", "piecewise")),
+    # unsigned aux tensors (issue 18): zero-extended, windows >= 128 included
+    MaskCase("per_head_window_u8", make_per_head_window_u8, (1, 8, 1024, 1024), True, True, 1, True, ("aux", "unsigned")),
+    MaskCase("per_head_window_u16", make_per_head_window_u16, (1, 8, 1024, 1024), False, True, 1, True, ("aux", "unsigned")),
+    MaskCase("doc_start_causal_u8_ids", make_doc_start_causal_u8_ids, (1, 1, 1024, 1024), False, True, 1, False, ("aux", "unsigned")),
 ]
 
 CORPUS_BY_NAME: dict[str, MaskCase] = {c.name: c for c in CORPUS}
@@ -1149,6 +1213,9 @@ EXPECTED: dict[str, tuple[int | None, str | None]] = {
     # kv % 64 < 8, itself split at the block boundary
     "sink_summary_window": (7, None),
     "far_summaries_where": (3, None),  # (c & a) | (~c & b) with a split at the block boundary
+    "per_head_window_u8": (1, None),
+    "per_head_window_u16": (1, None),
+    "doc_start_causal_u8_ids": (1, None),
 }
 for _case in CORPUS:
     _case.ranges, _case.reason = EXPECTED[_case.name]

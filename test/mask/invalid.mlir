@@ -54,7 +54,7 @@ mask.func @float_aux {
   mask.yield %t : i1
 }
 
-// CHECK: {{^}}mask.func @float_aux: aux tensor argument #4 must have an integer element type and a static shape, got tensor<8xf32>{{$}}
+// CHECK: {{^}}mask.func @float_aux: aux tensor argument #4 must have a signless or unsigned (ui8, ui16, ui32, ui64) integer element type and a static shape, got tensor<8xf32>{{$}}
 
 // -----
 
@@ -64,7 +64,27 @@ mask.func @dynamic_aux {
   mask.yield %t : i1
 }
 
-// CHECK: {{^}}mask.func @dynamic_aux: aux tensor argument #5 must have an integer element type and a static shape, got tensor<?xi32>{{$}}
+// CHECK: {{^}}mask.func @dynamic_aux: aux tensor argument #5 must have a signless or unsigned (ui8, ui16, ui32, ui64) integer element type and a static shape, got tensor<?xi32>{{$}}
+
+// -----
+
+mask.func @signed_aux {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %t1 : tensor<8xsi8>):
+  %t = arith.constant true
+  mask.yield %t : i1
+}
+
+// CHECK: {{^}}mask.func @signed_aux: aux tensor argument #4 must have a signless or unsigned (ui8, ui16, ui32, ui64) integer element type and a static shape, got tensor<8xsi8>{{$}}
+
+// -----
+
+mask.func @unsigned_bool_aux {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %t1 : tensor<8xui1>):
+  %t = arith.constant true
+  mask.yield %t : i1
+}
+
+// CHECK: {{^}}mask.func @unsigned_bool_aux: aux tensor argument #4 must have a signless or unsigned (ui8, ui16, ui32, ui64) integer element type and a static shape, got tensor<8xui1>{{$}}
 
 // -----
 
@@ -74,7 +94,17 @@ mask.func @float_scalar {
   mask.yield %t : i1
 }
 
-// CHECK: {{^}}mask.func @float_scalar: aux argument #4 must be a tensor or an integer, got f32{{$}}
+// CHECK: {{^}}mask.func @float_scalar: aux argument #4 must be a tensor or a signless or unsigned (ui8, ui16, ui32, ui64) integer, got f32{{$}}
+
+// -----
+
+mask.func @signed_scalar {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %s : si32):
+  %t = arith.constant true
+  mask.yield %t : i1
+}
+
+// CHECK: {{^}}mask.func @signed_scalar: aux argument #4 must be a tensor or a signless or unsigned (ui8, ui16, ui32, ui64) integer, got si32{{$}}
 
 // -----
 
@@ -169,6 +199,30 @@ mask.func @load_result_type {
 }
 
 // CHECK: {{^}}mask.load result type i64 must be the element type i32 of the tensor{{$}}
+
+// -----
+
+// An unsigned tensor loads its element's bits as a signless integer: not ui8,
+// not the zero-extended value.
+mask.func @load_unsigned_result_type {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %t1 : tensor<8xui8>):
+  %x = mask.load %t1[%q] : tensor<8xui8>[i32] -> ui8
+  %t = arith.constant true
+  mask.yield %t : i1
+}
+
+// CHECK: {{^}}mask.load result type ui8 must be i8, the bits of the tensor's unsigned element type ui8{{$}}
+
+// -----
+
+mask.func @load_unsigned_widened {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %t1 : tensor<8xui16>):
+  %x = mask.load %t1[%q] : tensor<8xui16>[i32] -> i32
+  %t = arith.constant true
+  mask.yield %t : i1
+}
+
+// CHECK: {{^}}mask.load result type i32 must be i16, the bits of the tensor's unsigned element type ui16{{$}}
 
 // -----
 

@@ -64,6 +64,37 @@ mask.func @aux {
 // GENERIC-NEXT:    "mask.yield"(%[[F]]) : (i1) -> ()
 // GENERIC-NEXT:  }) : () -> ()
 
+// Unsigned aux tensors and scalars (torch uint8 .. uint64): a load gives the
+// element's bits as a signless integer, arith.extui its value.
+mask.func @unsigned_aux {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %win : tensor<8xui8>, %t64 : tensor<2x3xui64>, %s : ui16):
+  %bits = mask.load %win[%h] : tensor<8xui8>[i32] -> i8
+  %w = arith.extui %bits : i8 to i32
+  %y = mask.load %t64[%b, %h] : tensor<2x3xui64>[i32, i32] -> i64
+  %sv = arith.extui %s : ui16 to i32
+  %d = arith.subi %q, %kv : i32
+  %le = arith.cmpi sle, %d, %w : i32
+  mask.yield %le : i1
+}
+
+// CHECK-LABEL: mask.func @unsigned_aux {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32, %[[WIN:.*]]: tensor<8xui8>, %[[T64:.*]]: tensor<2x3xui64>, %[[S:.*]]: ui16):
+// CHECK-NEXT:    %[[BITS:.*]] = mask.load %[[WIN]][%[[H]]] : tensor<8xui8>[i32] -> i8
+// CHECK-NEXT:    %[[W:.*]] = arith.extui %[[BITS]] : i8 to i32
+// CHECK-NEXT:    %[[Y:.*]] = mask.load %[[T64]][%[[B]], %[[H]]] : tensor<2x3xui64>[i32, i32] -> i64
+// CHECK-NEXT:    %[[SV:.*]] = arith.extui %[[S]] : ui16 to i32
+// CHECK-NEXT:    %[[D:.*]] = arith.subi %[[Q]], %[[KV]] : i32
+// CHECK-NEXT:    %[[LE:.*]] = arith.cmpi sle, %[[D]], %[[W]] : i32
+// CHECK-NEXT:    mask.yield %[[LE]] : i1
+// CHECK-NEXT:  }
+
+// GENERIC-LABEL: "mask.func"() <{sym_name = "unsigned_aux"}> ({
+// GENERIC-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32, %[[WIN:.*]]: tensor<8xui8>, %[[T64:.*]]: tensor<2x3xui64>, %[[S:.*]]: ui16):
+// GENERIC-NEXT:    %[[BITS:.*]] = "mask.load"(%[[WIN]], %[[H]]) : (tensor<8xui8>, i32) -> i8
+// GENERIC-NEXT:    %[[W:.*]] = "arith.extui"(%[[BITS]]) : (i8) -> i32
+// GENERIC-NEXT:    %[[Y:.*]] = "mask.load"(%[[T64]], %[[B]], %[[H]]) : (tensor<2x3xui64>, i32, i32) -> i64
+// GENERIC-NEXT:    %[[SV:.*]] = "arith.extui"(%[[S]]) : (ui16) -> i32
+
 mask.func @windowed window {
 ^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
   %lane = mask.lane : i32

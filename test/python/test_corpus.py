@@ -229,6 +229,33 @@ def test_reference_words_matches_scalar_loop(name):
     assert int(fast.min()) >= 0 and int(fast.max()) < 2**32
 
 
+_ROWS_U8 = torch.tensor([[1, 2, 3], [100, 200, 255]], dtype=torch.uint8)
+_ROWS_I8 = torch.tensor([[1, 2, 3], [100, -56, -1]], dtype=torch.int8)
+_TABLE_I32 = torch.tensor([5, 300, 2**20], dtype=torch.int32)
+
+
+@pytest.mark.parametrize(
+    "mm",
+    [
+        lambda b, h, q, kv: (_ROWS_U8[h] <= q).all() & (kv <= q),  # compares in uint8: q wraps
+        lambda b, h, q, kv: ((_ROWS_U8[h] + kv) > 100).any(),  # a uint8 sum
+        lambda b, h, q, kv: (_ROWS_I8[h] < q - kv).all(),  # compares in int8
+        lambda b, h, q, kv: kv <= _TABLE_I32[_ROWS_U8[h, 0].long() % 3],  # an index is not promoted
+    ],
+    ids=["uint8_row_vs_q", "uint8_row_plus_kv", "int8_row_vs_q", "index"],
+)
+def test_reference_words_promote_rows_like_eager(mm):
+    """A dimensioned row (`t[h]`) against the 0-dim q_idx/kv_idx computes in
+    the row's dtype in eager torch (torch.result_type), so q_idx wraps into
+    uint8; vmap would promote the physical, batched q_idx instead. The
+    vmapped reference follows eager (the scalar loop)."""
+    qs = [0, 1, 99, 100, 101, 255, 256, 300, 356, 2**31 - 1]
+    pts = torch.tensor([(h, q, kv) for h in (0, 1) for q in qs for kv in (0, 1, 200, 300)], dtype=torch.int32)
+    h, q, kv = pts[:, 0], pts[:, 1], pts[:, 2]
+    z = torch.zeros_like(h)
+    assert torch.equal(reference_words(mm, z, h, q, kv), reference_words_slow(mm, z, h, q, kv))
+
+
 def test_reference_words_known_values():
     causal = get_case("causal").make()
     z = torch.zeros(4, dtype=torch.int32)

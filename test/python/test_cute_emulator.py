@@ -206,6 +206,25 @@ def test_int64_aux_load_and_aux_dtypes():
     assert emu._AuxTensor(aux[3], 3).dtype is emu.Uint8
 
 
+def test_unsigned_aux_loads_as_maskopt_prints_them():
+    """A uint8 element read as its Int8 bits and zero-extended through Uint8
+    (maskopt's print of mask.load + arith.extui) is the uint8 value; a
+    uint64 element is a Uint64 whose Int64 is its bit pattern."""
+    aux = (torch.tensor([0, 1, 127, 128, 200, 255], dtype=torch.uint8),
+           torch.tensor([2**64 - 1, 2**63, 5], dtype=torch.uint64))
+    m = word_module("""
+        bits = cutlass.Int8(aux_tensors[0][b])
+        x = cutlass.Int32(cutlass.Uint8(bits))
+        y = cutlass.Int64(aux_tensors[1][q])
+        w = cutlass.Uint32(x) + cutlass.Uint32((y >> 62) & cutlass.Int64(0xFF))
+    """)
+    n = torch.tensor
+    w = m.keep_words(n([0, 1, 2, 3, 4, 5]), n([0] * 6), n([2, 2, 2, 0, 1, 2]), n([0] * 6), aux)
+    # y >> 62 (arithmetic): 5 -> 0, 2^64 - 1 (-1) -> -1 (& 0xFF: 255), 2^63 (MIN) -> -2 (254)
+    assert w.tolist() == [0, 1, 127, 128 + 255, 200 + 254, 255]
+    assert emu._AuxTensor(aux[1], 1).dtype is emu.Uint64
+
+
 def test_aux_index_out_of_bounds_raises():
     aux = (torch.arange(4, dtype=torch.int32),)
     with pytest.raises(EmulatedUB, match="out-of-bounds") as ei:

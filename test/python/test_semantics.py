@@ -682,3 +682,166 @@ def test_signed_divisors_pack_and_match_eager(fn):
         int(b[ok][bad[0]]), int(h[ok][bad[0]]), int(q[ok][bad[0]]), int(kv[ok][bad[0]]),
         hex(int(words[ok][bad[0]])), hex(int(ref[bad[0]])),
     )
+
+
+# Unsigned aux tensors (issue 18) ------------------------------------------------
+
+
+def _window_edge_points(windows, qs=(0, 1, 31, 127, 128, 200, 255, 256, 300, 1000, 2**31 - 33, 2**31 - 1)):
+    """(b, h, q, kv) putting the window edge q - kv = windows[h] and the causal
+    edge kv = q at every lane of a word, for every head."""
+    pts = []
+    for h, w in enumerate(windows):
+        for q in qs:
+            for kv in {*range(q - w - 40, q - w + 9), *range(q - 40, q + 2), 0, 2**31 - 32}:
+                if 0 <= kv <= 2**31 - 32:
+                    pts.append((h, q, kv))
+    t = torch.tensor(pts, dtype=torch.int64)
+    h, q, kv = (t[:, i].to(torch.int32) for i in range(3))
+    return torch.zeros_like(h), h, q, kv
+
+
+def test_uint8_window_is_zero_extended_at_every_edge():
+    """`q - kv <= win_u8[h]` with windows 0, 1, 127, 128, 200, 255 (zero
+    extension: 200 is not -56): packed, and the words of the emitted module
+    and of the drop-in's expression equal eager torch where the window edge
+    falls on every lane, and at q near 2^31 - 1."""
+    from maskopt import inductor
+    from maskopt.lowering.trace import trace_mask_mod
+    from maskopt.tools.flash_template import template_mask_mod
+
+    case, fn, result = compiled("per_head_window_u8")
+    assert result.packed, result.reason
+    assert "arith.extui" in str(result.module) and "tensor<8xui8>" in str(result.module)
+    assert "cutlass.Int32(cutlass.Uint8(" in result.cute_source
+    b, h, q, kv = _window_edge_points(corpus.UINT8_WINDOWS)
+    ref = corpus.reference_words(fn, b, h, q, kv)
+    words = cute_emulator.load_module(result.cute_source).keep_words(b, h, q, kv, aux_tensors=result.aux_tensors)
+    assert torch.equal(words, ref)
+    traced = trace_mask_mod(fn)
+    elements = inductor.select_packed_mask_intervals(traced.graph_module, traced.aux_tensors)
+    inline = cute_emulator.load_module(template_mask_mod(elements, 1))
+    assert torch.equal(inline.keep_words(b, h, q, kv, aux_tensors=result.aux_tensors), ref)
+    # the vmapped reference is the eager one (one call per lane) here too
+    some = torch.arange(0, b.numel(), 37)
+    assert torch.equal(ref[some], corpus.reference_words_slow(fn, b[some], h[some], q[some], kv[some]))
+    # a window of 200 keeps q - kv = 200: lanes 0..8 of the word at kv = q - 208
+    w200 = corpus.UINT8_WINDOWS.index(200)
+    one = tuple(torch.tensor([x], dtype=torch.int32) for x in (0, w200, 1000, 792))
+    assert int(cute_emulator.load_module(result.cute_source).keep_words(*one, aux_tensors=result.aux_tensors)[0]) == 0xFFFFFF00
+
+
+_U8 = torch.tensor([0, 1, 127, 128, 200, 255, 31, 32], dtype=torch.uint8)
+_U8_ROWS = torch.tensor([[1, 2, 3], [200, 255, 0], [128, 127, 5], [0, 0, 0]] * 2, dtype=torch.uint8)
+_I8 = torch.tensor([-1, -128, 127, 0, 5, -56, 3, 1], dtype=torch.int8)
+_T = torch.arange(256, dtype=torch.int32) * 3
+_U16 = torch.tensor([0, 1, 255, 256, 32767, 32768, 40000, 65535], dtype=torch.uint16)
+_U32 = torch.tensor([0, 1, 2**31 - 1, 2**31, 2**32 - 1, 40000, 7, 3], dtype=torch.uint32)
+_U64 = torch.tensor([0, 1, 2**63 - 1, 2**63, 2**64 - 1, 40000, 7, 3], dtype=torch.uint64)
+
+#: mask_mods on unsigned values: (name, mask_mod, packs)
+UNSIGNED_MASKS = [
+    ("u8_plus_100_wraps", lambda b, h, q, kv: (_U8[h] + 100) > kv - q + 100, True),
+    ("u8_minus_1_wraps", lambda b, h, q, kv: (_U8[h] - 1) >= (kv & 255), True),
+    ("u8_times_3_wraps", lambda b, h, q, kv: (_U8[h] * 3) >= kv % 300, True),
+    ("u8_negated", lambda b, h, q, kv: (-_U8[h]) <= kv % 256, True),
+    ("u8_inverted", lambda b, h, q, kv: (~_U8[h]) <= kv % 256, True),
+    ("u8_shl", lambda b, h, q, kv: (_U8[h] << 1) <= kv % 256, True),
+    ("u8_shr_is_logical", lambda b, h, q, kv: (_U8[h] >> 1) <= kv % 256, True),
+    ("u8_floordiv", lambda b, h, q, kv: (_U8[h] // 3) <= kv % 100, True),
+    ("u8_remainder", lambda b, h, q, kv: (_U8[h] % 7) <= kv % 8, True),
+    ("u8_gt_127", lambda b, h, q, kv: (_U8[h] > 127) & (kv >= q), True),
+    ("u8_lt_minus_1", lambda b, h, q, kv: (_U8[h] < -1) & (kv <= q), True),  # -1 is 255 in uint8
+    ("u8_to_int8", lambda b, h, q, kv: _U8[h].to(torch.int8) < kv - q, False),
+    ("u8_index_long", lambda b, h, q, kv: kv <= _T[_U8[h].long()], True),
+    ("u8_index_int_by_q", lambda b, h, q, kv: kv <= _T[_U8[q % 8].int()] + q, True),
+    ("int8_to_uint8", lambda b, h, q, kv: _I8[h].to(torch.uint8) >= kv - q, True),
+    ("int8_vs_uint8_in_int16", lambda b, h, q, kv: (_I8[h] < _U8[h]) | (kv <= q), True),
+    ("u8_row_vs_q_in_uint8", lambda b, h, q, kv: (_U8_ROWS[h] <= q).any() & (kv <= q), True),
+    ("u8_row_plus_q_wraps", lambda b, h, q, kv: ((_U8_ROWS[h] + q) > 100).all() | (kv <= q), True),
+    ("u8_row_vs_kv", lambda b, h, q, kv: (_U8_ROWS[h] <= kv).any(), True),
+    ("u8_where", lambda b, h, q, kv: torch.where(q > 500, _U8[h], 7) >= q - kv, True),
+    ("u8_clamp", lambda b, h, q, kv: _U8[h].clamp(10, 130) >= q - kv, True),
+    ("u8_maximum_of_two", lambda b, h, q, kv: torch.maximum(_U8[h], _U8[(h + 1) % 8]) >= q - kv, True),
+    ("u8_maximum_with_int32", lambda b, h, q, kv: torch.maximum(_U8[h], q - kv) <= 200, True),
+    ("u8_sign_bit", lambda b, h, q, kv: ((_U8[h] & 0x80) != 0) | (kv <= q), True),
+    ("u8_gather_by_kv", lambda b, h, q, kv: _U8[kv % 8] >= 128, False),
+    ("u16_window", lambda b, h, q, kv: q - kv <= _U16[h].long(), True),
+    ("u16_eq", lambda b, h, q, kv: (_U16[h] == 65535) | (kv <= q), True),
+    ("u16_times_3_wraps", lambda b, h, q, kv: (_U16[h] * 3).int() >= q - kv, True),
+    ("u32_window", lambda b, h, q, kv: q - kv <= _U32[h].long(), True),
+    ("u32_to_int32_wraps", lambda b, h, q, kv: q - kv <= _U32[h].int(), False),
+    ("u32_times_3_wraps", lambda b, h, q, kv: (_U32[h] * 3).long() >= q - kv, True),
+    ("u32_to_uint16", lambda b, h, q, kv: q - kv <= _U32[h].to(torch.uint16).int(), True),
+    ("u64_window", lambda b, h, q, kv: q - kv <= _U64[h].long(), True),
+    ("u64_eq", lambda b, h, q, kv: (_U64[h] == _U64[4]) | (kv <= q), True),
+    ("u64_to_uint8", lambda b, h, q, kv: q - kv <= _U64[h].to(torch.uint8), True),
+    ("u64_where", lambda b, h, q, kv: torch.where(q > 500, _U64[h], _U64[1]).long() >= q - kv, True),
+]
+
+
+@pytest.mark.parametrize("name,fn,packs", UNSIGNED_MASKS, ids=[m[0] for m in UNSIGNED_MASKS])
+def test_unsigned_values_match_eager(name, fn, packs):
+    """uint8 values (0, 1, 127, 128, 200, 255) computed like torch: zero
+    extension, wrapping `+ - * << ~` and negation, torch.result_type
+    promotion (a uint8 row against q_idx compares in uint8), and the ops
+    torch implements on uint16/32/64: the emitted words (packed or per-lane)
+    and the imported IR equal eager torch."""
+    import maskopt
+    from maskopt.tools import fuzz
+
+    result = maskopt.compile_mask(fn, name=name)
+    assert result.packed == packs, result.reason
+    b, h, q, kv = fuzz.box_points((1, 8, 600, 300), consts=(1, 3, 100, 127, 128, 200, 255, 256), uses_h=True, seed=3)
+    ref = corpus.reference_words(fn, b, h, q, kv)
+    words = result.emulate().keep_words(b, h, q, kv)
+    bad = (words != ref).nonzero().flatten()
+    assert bad.numel() == 0, (int(h[bad[0]]), int(q[bad[0]]), int(kv[bad[0]]), hex(int(words[bad[0]])), hex(int(ref[bad[0]])))
+    module, traced = import_mask_mod(fn, name=name)
+    assert torch.equal(semantics.keep_words(module.ops.first, b, h, q, kv, traced.aux_tensors), ref)
+
+
+def test_unsigned_aux_scalar_is_zero_extended():
+    """A 0-dim uint8 capture is an aux scalar `ui8`, zero-extended where used."""
+    import maskopt
+
+    win = torch.tensor(200, dtype=torch.uint8)
+
+    def scalar_window(b, h, q_idx, kv_idx):
+        return (q_idx - kv_idx <= win) & (q_idx >= kv_idx)
+
+    result = maskopt.compile_mask(scalar_window)
+    assert result.packed, result.reason
+    assert "arith.extui %win : ui8 to i32" in str(result.module)
+    assert "cutlass.Int32(cutlass.Uint8(aux_scalars[0]))" in result.cute_source
+    b, h, q, kv = _window_edge_points([200])
+    words = result.emulate().keep_words(b, h, q, kv, aux_tensors=[], aux_scalars=[win])
+    assert torch.equal(words, corpus.reference_words(scalar_window, b, h, q, kv))
+
+
+_U16_CAPTURE = torch.tensor([3, 200, 65535], dtype=torch.uint16)
+
+
+@pytest.mark.parametrize(
+    "fn,message",
+    [
+        (lambda b, h, q, kv: (_U16_CAPTURE[h] + 1).int() >= kv,
+         r"`_U16_CAPTURE\[h\] \+ 1` \(aten.add\) computes on torch.uint16, for which torch 2.13 implements only"),
+        (lambda b, h, q, kv: _U16_CAPTURE[h] < 5, r"\(aten.lt\) computes on torch.uint16"),
+        (lambda b, h, q, kv: _U8[h] < 300, r"`_U8\[h\] < 300` \(aten.lt\): the constant 300 does not fit torch.uint8"),
+        (lambda b, h, q, kv: kv <= _T[_U8[h]], r"torch reads a uint8 index as a boolean mask"),
+        # comparisons compute in torch.result_type: a float constant is float
+        (lambda b, h, q, kv: q < 3.5, r"\(aten.lt\) compares in torch.float32; mask_mods compare bool and integer"),
+    ],
+    ids=["uint16_add", "uint16_lt", "uint8_constant_300", "uint8_index", "float_constant"],
+)
+def test_unsupported_unsigned_uses_are_clear_errors(fn, message):
+    """What eager torch 2.13 cannot do on CPU (uint16 `+` and `<`, a uint8
+    index, which is a boolean mask) or does surprisingly (300 wraps to 44 in
+    uint8) is an error naming the expression, not a silent miscompile."""
+    import maskopt
+    from maskopt.lowering.fx_import import FXImportError
+    from maskopt.lowering.trace import MaskTraceError
+
+    with pytest.raises((FXImportError, MaskTraceError), match=message):
+        maskopt.compile_mask(fn)

@@ -22,6 +22,6 @@
 // NOTBOOL:      {{^}}mask-opt: error: {{.*}}Inputs/bad_masks.py:17: mask_mod 'not_bool': returned dtype torch.int32, expected torch.bool{{$}}
 // NOTBOOL-NEXT: {{^}}exit 1{{$}}
 
-// FLOAT:      {{^}}mask-opt: error: {{.*}}Inputs/bad_masks.py:22:21: aux tensor bounds has dtype torch.float32 (used in `bounds[q_idx]` (aten.index)); mask_mods compute on bool and signed integer tensors (int8, int16, int32, int64): store it as integers{{$}}
+// FLOAT:      {{^}}mask-opt: error: {{.*}}Inputs/bad_masks.py:22:21: aux tensor bounds has dtype torch.float32 (used in `bounds[q_idx]` (aten.index)); mask_mods compute on bool and integer tensors (int8, int16, int32, int64, uint8, uint16, uint32, uint64): store it as integers{{$}}
 // FLOAT-NEXT: {{^}}exit 1{{$}}
 
