@@ -49,6 +49,7 @@ REPO = HERE.parent.parent
 sys.path.insert(0, str(HERE))
 
 import run_gpu_check as rgc  # noqa: E402  (the harness, reference and module loader)
+from gen_fuzz import words_sha256  # noqa: E402  (the fingerprint, as gen_fuzz computed it)
 
 #: The negative control's mutation of each kind of source.
 MUTATIONS = {
@@ -63,12 +64,6 @@ def _load_fuzz():
     sys.modules["maskopt_fuzz"] = mod
     spec.loader.exec_module(mod)
     return mod
-
-
-def _words_sha256(words) -> str:
-    import numpy as np
-
-    return hashlib.sha256(np.ascontiguousarray(words.cpu().numpy().astype("<i8")).tobytes()).hexdigest()
 
 
 def run_kernel(source: str, name: str, aux_cpu, points, device, compile_only=False):
@@ -119,7 +114,7 @@ def check_record(rec, aux, fuzz, device, mutate: set[str], compile_only=False):
     want = rgc.reference_words(fn, *points)
     r["ref_s"] = round(time.perf_counter() - t0, 3)
     r["words"] = int(points[0].numel())
-    r["fp_ok"] = _words_sha256(want[:n_fp]) == rec["fp_sha256"]
+    r["fp_ok"] = words_sha256(want[:n_fp]) == rec["fp_sha256"]
     for kind in ("module", "dropin"):
         src = rec[kind]
         if src is None:
