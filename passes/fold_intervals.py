@@ -530,11 +530,15 @@ class _Folder:
                     continue
             elif not (need_lo or r.lo >= lo) or not (need_hi or r.hi <= hi):
                 continue  # the i64 sum below needs x within 32 of -sign * k
+            elif sign == -1 and not (r.scale(-1) + Range.exact(k)).within(type_range(u.type)):
+                continue  # `wide_negated_bound` subtracts before it clamps
             else:
                 result = x.scale(sign) + Range.exact(k)
             cost = wide * (need_lo + need_hi + (u.type != i32)) + self.side_cost(side, result)
 
             def emit(need_lo=need_lo, need_hi=need_hi):
+                if not k_fits and sign == -1:
+                    return self.wide_negated_bound(u, k, need_lo, need_hi)
                 x = u
                 if need_lo:
                     x = self._insert(arith.MaxSIOp(x, self.const(lo, u.type)))
@@ -549,10 +553,8 @@ class _Folder:
                         x = self._insert(arith.SubiOp(x, self.const(x_lo, u.type)))
                     if u.type != i32:
                         x = self._insert(arith.TruncIOp(x, i32))
-                    c0 = sign * x_lo + k
-                    if sign == 1:
-                        return x if c0 == 0 else self._insert(arith.AddiOp(x, self.const(c0)))
-                    return self._insert(arith.SubiOp(self.const(c0), x))
+                    c0 = x_lo + k
+                    return x if c0 == 0 else self._insert(arith.AddiOp(x, self.const(c0)))
                 if u.type != i32:
                     x = self._insert(arith.TruncIOp(x, i32))
                 if sign == 1:
@@ -561,6 +563,33 @@ class _Folder:
 
             plans.append((cost, emit))
         return plans
+
+    def wide_negated_bound(self, u: SSAValue, k: int, need_lo: bool, need_hi: bool) -> SSAValue:
+        """
+        `k - u` for a `k` beyond i32 (a wrap point's bound, `2^32 - d`),
+        clipped to [0, 32]: `u` clamped to [k - 32, k] by `need_lo` /
+        `need_hi` is `k - u` clamped to [0, 32] (as `min` / `max`).
+
+        The subtraction is done in u's type *before* the clamps and the
+        truncation. Clamped first (`32 - trunc(clamp(u) - (k - 32))`), the i32
+        value is `trunc(k) - trunc(clamp(u))`, which LLVM folds to a bare
+        negation when k is a multiple of 2^32; ptxas then fuses that negation
+        into a chained min/max and drops it (PTXAS_NEGATION; fuzz seed 91
+        mask 1744 on an H200). A truncation of an i64 min/max is not narrowed.
+        Unclamped (u's range lies in the window), the difference is exact in
+        i32: `trunc(k) - trunc(u)`, whose bare negation (if trunc(k) is 0) is
+        an explicit `0 - x` the CuTe target prints without one.
+        """
+        assert isinstance(u.type, IntegerType) and u.type != i32
+        if not (need_lo or need_hi):
+            kk = (k + 2**31) % 2**32 - 2**31
+            return self._insert(arith.SubiOp(self.const(kk), self._insert(arith.TruncIOp(u, i32))))
+        y = self._insert(arith.SubiOp(self.const(k, u.type), u))
+        if need_hi:  # u <= k
+            y = self._insert(arith.MaxSIOp(y, self.const(0, u.type)))
+        if need_lo:  # u >= k - 32
+            y = self._insert(arith.MinSIOp(y, self.const(LANES, u.type)))
+        return self._insert(arith.TruncIOp(y, i32))
 
     def affine_plan(self, u: SSAValue, sign: int, k: int, side: str, beat: int | None = None):
         """

@@ -1087,3 +1087,36 @@ mask.func @same_lanes_any_condition window {
 // CHECK-NEXT:  %[[KEEP:.*]] = interval.keep_word %[[V8]] : i32
 // CHECK-NEXT:  mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
+
+// A wrap point's bound beyond i32: `L + d == 2^32` (d = h + kv - t[b] in
+// i64) keeps the run [2^32 - d, 2^32 + 1 - d). Each bound subtracts in i64
+// before it clamps to [0, 32] and truncates: clamped first, `32 -
+// trunc(clamp(d) - (2^32 - 32))` is `-trunc(clamp(d))` in i32, a negation
+// LLVM forms and ptxas drops in a chained min (fuzz seed 91 mask 1744).
+mask.func @eq_wrap_point window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %t : tensor<4xi32>):
+  %x = mask.load %t[%b] : tensor<4xi32>[i32] -> i32
+  %hw = arith.extsi %h : i32 to i64
+  %kw = arith.extsi %kv : i32 to i64
+  %s = arith.addi %hw, %kw : i64
+  %xw = arith.extsi %x : i32 to i64
+  %d = arith.subi %s, %xw : i64
+  %p = mask.lane_cmp "eq", 1 * lane + %d + -4294967296 : i64
+  mask.yield %p : i1
+}
+
+// CHECK-LABEL: mask.func @eq_wrap_point window {
+// CHECK:         %[[D:.*]] = arith.subi %{{.*}}, %{{.*}} : i64
+// CHECK-NEXT:    %[[K0:.*]] = arith.constant 4294967296 : i64
+// CHECK-NEXT:    %[[N0:.*]] = arith.subi %[[K0]], %[[D]] : i64
+// CHECK-NEXT:    %[[Z0:.*]] = arith.constant 0 : i64
+// CHECK-NEXT:    %[[A0:.*]] = arith.maxsi %[[N0]], %[[Z0]] : i64
+// CHECK-NEXT:    %[[C0:.*]] = arith.constant 32 : i64
+// CHECK-NEXT:    %[[B0:.*]] = arith.minsi %[[A0]], %[[C0]] : i64
+// CHECK-NEXT:    %[[LO:.*]] = arith.trunci %[[B0]] : i64 to i32
+// CHECK-NEXT:    %[[K1:.*]] = arith.constant 4294967297 : i64
+// CHECK-NEXT:    %[[N1:.*]] = arith.subi %[[K1]], %[[D]] : i64
+// CHECK:         %[[HI:.*]] = arith.trunci %{{.*}} : i64 to i32
+// CHECK-NEXT:    %[[R:.*]] = interval.range %[[LO]], %[[HI]] : i32
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[R]] : i32
+// CHECK-NEXT:    mask.yield %[[KEEP]] : i32
