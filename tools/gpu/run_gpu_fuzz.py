@@ -18,8 +18,10 @@ this script, on the GPU machine:
    word, FA4's 32-lane vectors), runs both over the points and counts the
    words that differ from the reference.
 
-With ``--negative-control K``, the first K modules and K drop-in kernels are
-also run with q replaced by ``q ^ 1``; each must mismatch.
+With ``--negative-control K``, the first K modules and K drop-in kernels of
+masks that ``q -> q ^ 1`` changes (their torch reference words differ) are
+also run with q replaced by ``q ^ 1``: each must mismatch the reference, and
+match the mutated mask's reference exactly.
 
     CUTE_DSL_ARCH=sm_90a python3 tools/gpu/run_gpu_fuzz.py --bundle .gpufuzz --out $OUT [--start A --stop B]
 
@@ -115,6 +117,7 @@ def check_record(rec, aux, fuzz, device, mutate: set[str], compile_only=False):
     r["ref_s"] = round(time.perf_counter() - t0, 3)
     r["words"] = int(points[0].numel())
     r["fp_ok"] = words_sha256(want[:n_fp]) == rec["fp_sha256"]
+    want_mutant = None
     for kind in ("module", "dropin"):
         src = rec[kind]
         if src is None:
@@ -127,11 +130,18 @@ def check_record(rec, aux, fuzz, device, mutate: set[str], compile_only=False):
         if ex:
             r[f"{kind}_examples"] = ex
         r[f"{kind}_run_s"] = round(rs, 4)
-        if kind in mutate:
-            old, new = MUTATIONS[kind]
-            if old in src:
+        if kind in mutate and MUTATIONS[kind][0] in src:
+            if want_mutant is None:
+                b, h, q, kv = points
+                want_mutant = rgc.reference_words(fn, b, h, q ^ 1, kv)
+            if bool((want_mutant != want).any()):
+                # Only where the mutation changes the mask: its kernel must
+                # then differ from the reference, and compute the mutated
+                # mask's words exactly.
+                old, new = MUTATIONS[kind]
                 got, _, _ = run_kernel(src.replace(old, new), f"{rec['id']}_{kind}_mutant", aux[kind], points, device)
                 r[f"{kind}_mutant_mismatches"] = _diff(got, want, points)[0]
+                r[f"{kind}_mutant_wrong"] = _diff(got, want_mutant, points)[0]
     return r
 
 
@@ -212,10 +222,14 @@ def main(argv=None) -> int:
         "fingerprint_mismatches": sum(not r["fp_ok"] for r in ok),
     }
     print("TOTAL " + " ".join(f"{k}={v}" for k, v in tot.items()), flush=True)
-    mutants = {k: [r[f"{k}_mutant_mismatches"] for r in ok if f"{k}_mutant_mismatches" in r] for k in controls}
-    controls_ok = args.compile_only or all(mutants[k] and all(x > 0 for x in mutants[k]) for k in controls)
-    print("NEGATIVE CONTROL (q -> q ^ 1; each must mismatch): "
-          + "; ".join(f"{k}: {sum(x > 0 for x in v)}/{len(v)} detected" for k, v in mutants.items())
+    mutants = {k: [(r[f"{k}_mutant_mismatches"], r[f"{k}_mutant_wrong"]) for r in ok
+                   if f"{k}_mutant_mismatches" in r] for k in controls}
+    controls_ok = args.compile_only or all(
+        mutants[k] and all(x > 0 and w == 0 for x, w in mutants[k]) for k in controls)
+    print("NEGATIVE CONTROL (q -> q ^ 1 in masks it changes; each must mismatch the reference "
+          "and match the mutated mask's): "
+          + "; ".join(f"{k}: {sum(x > 0 for x, _ in v)}/{len(v)} detected, {sum(w == 0 for _, w in v)}/{len(v)} exact"
+                      for k, v in mutants.items())
           + (" -> OK" if controls_ok else " -> FAILED"), flush=True)
     if args.out:
         Path(args.out).mkdir(parents=True, exist_ok=True)
