@@ -57,8 +57,9 @@ the value it negates (`-(a - b)` is `b - a`, `-(a + c)` is `(-c) - a`,
 module calls `neg_i32` (`neg_i64`), a two-instruction inline-PTX negation
 (`not`, `add 1`) that neither LLVM nor ptxas turns back into `0 - x` (an
 i64 negation gets it too: LLVM narrows a truncated one to i32).
-Self-contained expressions (`keep_mask_exprs`) cannot define that helper
-and refuse such a negation instead.
+Self-contained expressions (`keep_mask_exprs`) cannot define a helper: they
+write its inline-asm call in place (`maskopt.lowering.helpers`), so they
+make the same choices as the module.
 
 `keep_mask_exprs(func)` gives the keep word of a packed function as one
 self-contained expression per top-level run (the pieces torch inductor's
@@ -82,6 +83,7 @@ from xdsl.transforms.canonicalization_patterns.utils import const_evaluate_opera
 from xdsl.utils.target import Target
 
 from maskopt.dialects import interval, mask
+from maskopt.lowering.helpers import HELPERS
 from maskopt.passes.analysis import (
     INT32_MAX,
     WIDENABLE_OPS,
@@ -138,9 +140,8 @@ class CutePrintContext:
     indent: int = 0
     _next: dict[str, int] = field(default_factory=dict, repr=False)
     _next_for: set[str] | None = field(default=None, repr=False)
-    uses_bmsk: bool = False
     uses_helpers: set[str] = field(default_factory=set)
-    """Names of the inline-PTX helpers besides bmsk_u32 (`INLINE_HELPERS`) that the module calls."""
+    """Names of the inline-PTX helpers (`maskopt.lowering.helpers.HELPERS`) that the module calls."""
 
     def line(self, text: str = "") -> None:
         print(("    " * self.indent + text) if text else "", file=self.output)
@@ -177,7 +178,7 @@ class CutePrintContext:
 _RESERVED = {
     "cutlass", "cute", "utils", "min", "max", "mask_mod", "b_idx", "h_idx",
     "q_idx", "kv_idx", "seqlen_info", "aux_tensors", "aux_scalars", "lane",
-    "packed", "word", "bmsk_u32", "neg_i32", "neg_i64", "sat_u32", "llvm", "T", "dsl_user_op",
+    "packed", "word", "llvm", "T", "dsl_user_op", *HELPERS,
 }
 
 #: Whether range words may use the `bmsk_u32` helper (PTX bmsk.clamp), which
@@ -188,28 +189,6 @@ _RESERVED = {
 #: module now never triggers. The CPU emulator models bmsk.clamp and the
 #: emulator/fuzz tests compare its words with eager torch.
 USE_BMSK = True
-
-#: The helper a module defines when a keep word uses a bit-field mask.
-BMSK_HELPER = '''\
-@dsl_user_op
-def bmsk_u32(pos, width, *, loc=None, ip=None):
-    """Bits [pos, pos + width) of a word, clipped to bit 31, 0 when pos >= 32
-    (PTX bmsk.clamp.b32; operands unsigned)."""
-    return cutlass.Uint32(
-        llvm.inline_asm(
-            T.i32(),
-            [
-                cutlass.Uint32(pos).ir_value(loc=loc, ip=ip),
-                cutlass.Uint32(width).ir_value(loc=loc, ip=ip),
-            ],
-            "bmsk.clamp.b32 $0, $1, $2;",
-            "=r,r,r",
-            has_side_effects=False,
-            is_align_stack=False,
-            asm_dialect=llvm.AsmDialect.AD_ATT,
-        )
-    )
-'''
 
 #: Why a min/max never has a constant left operand: the DSL's arith
 #: `_min`/`_max` take the signedness of the left operand, and a constant
@@ -222,69 +201,6 @@ DSL_CONSTANT_MINMAX = "the DSL compares signed when min/max's left operand is a 
 #: folds `max(max(a, 0 - x), b)` into `VIMNMX3 a, x, b`, dropping the
 #: negation; the PTX lint `maskopt.tools.ptx_lint` checks compiled modules.
 PTXAS_NEGATION = "ptxas drops a negation fused into a 3-input min/max (VIMNMX3)"
-
-#: The helpers a module defines (each only where it is called) when it
-#: negates a value that has nothing to push the negation into: `~x + 1` in
-#: one inline-PTX block, which LLVM cannot canonicalize back to `0 - x` and
-#: ptxas compiles as LOP3 + IADD.
-_NEG_TEMPLATE = '''\
-@dsl_user_op
-def neg_i{bits}(x, *, loc=None, ip=None):
-    """{doc}"""
-    return cutlass.Int{bits}(
-        llvm.inline_asm(
-            T.i{bits}(),
-            [cutlass.Int{bits}(x).ir_value(loc=loc, ip=ip)],
-            "{{ .reg .b{bits} t; not.b{bits} t, $1; add.s{bits} $0, t, 1; }}",
-            "={reg},{reg}",
-            has_side_effects=False,
-            is_align_stack=False,
-            asm_dialect=llvm.AsmDialect.AD_ATT,
-        )
-    )
-'''
-NEG_HELPERS = {
-    "neg_i32": _NEG_TEMPLATE.format(
-        bits=32,
-        reg="r",
-        doc="-x of an Int32, wrapping (two's complement), as `not` and `add 1` in\n"
-        "    inline PTX so that no min/max sees a negation (see maskopt.lowering.cute).",
-    ),
-    "neg_i64": _NEG_TEMPLATE.format(
-        bits=64,
-        reg="l",
-        doc="-x of an Int64, wrapping, like neg_i32 (LLVM would otherwise narrow a\n"
-        "    truncated 64-bit negation to a 32-bit one).",
-    ),
-}
-
-
-#: The helper a module defines when it narrows an Int64 to Uint32 saturating
-#: (`wide_lower_start`).
-SAT_U32_HELPER = '''\
-@dsl_user_op
-def sat_u32(x, *, loc=None, ip=None):
-    """An Int64 clamped to [0, 2^32 - 1], as a Uint32: the low word where the
-    high word is 0, else 0 or 0xFFFFFFFF by its sign (what cvt.sat.u32.s64
-    computes, in 4 SASS instructions instead of 5)."""
-    return cutlass.Uint32(
-        llvm.inline_asm(
-            T.i32(),
-            [cutlass.Int64(x).ir_value(loc=loc, ip=ip)],
-            "{ .reg .b32 lo, hi, s; .reg .pred p; mov.b64 {lo, hi}, $1; "
-            "shr.s32 s, hi, 31; not.b32 s, s; setp.eq.s32 p, hi, 0; selp.b32 $0, lo, s, p; }",
-            "=r,l",
-            has_side_effects=False,
-            is_align_stack=False,
-            asm_dialect=llvm.AsmDialect.AD_ATT,
-        )
-    )
-'''
-
-#: The inline-PTX helpers besides bmsk_u32, by name: a module defines those
-#: it calls (`CutePrintContext.uses_helpers`).
-INLINE_HELPERS = {**NEG_HELPERS, "sat_u32": SAT_U32_HELPER}
-
 
 def _const_operand(op: Operation) -> tuple[SSAValue, int] | None:
     """`(x, k)` for a commutative two-operand op (`min`, `max`, `+`) of a
@@ -608,6 +524,16 @@ class _FunctionPrinter:
                 return f"({self.expr(y)} - {self.expr(x)})"
         return None
 
+    def call_helper(self, name: str, *args: str) -> str:
+        """A call of the inline-PTX helper `name` (`maskopt.lowering.helpers`):
+        by name in a module, which then defines it; in place in a
+        self-contained expression, which cannot."""
+        helper = HELPERS[name]
+        if self.inline:
+            return helper.inline(*args)
+        self.ctx.uses_helpers.add(name)
+        return helper.call(*args)
+
     def negation(self, x: SSAValue, *, wraps: bool) -> str:
         """
         `-x` for an i32 or i64 `x`, printed without a negation that ptxas
@@ -625,14 +551,7 @@ class _FunctionPrinter:
         pushed = None if wraps else self.pushed_negation(x)
         if pushed is not None:
             return pushed
-        helper = "neg_i32" if x.type == i32 else "neg_i64"
-        if self.inline:
-            raise CuteEmitError(
-                f"a negation with nothing to push it into needs the {helper} helper "
-                f"({PTXAS_NEGATION}), which a self-contained expression cannot define"
-            )
-        self.ctx.uses_helpers.add(helper)
-        return f"{helper}({self.expr(x)})"
+        return self.call_helper("neg_i32" if x.type == i32 else "neg_i64", self.expr(x))
 
     def pushed_negation(self, x: SSAValue, depth: int = 0) -> str | None:
         """
@@ -956,7 +875,17 @@ class _FunctionPrinter:
             return ONES
         if not has_hi:
             return f"utils.shl_u32({ONES}, cutlass.Uint32({self.nonneg(op.lo)}))"
-        if USE_BMSK and not self.inline:
+        if not has_lo and self.shift_amount(op.hi) is not None:
+            # A prefix [0, 32 - A): `shr_u32(ONES, min(A, 32))`. The clamp at
+            # 32 changes no value (PTX clamps the amount) but FA4's kernel
+            # compiles it smallest: causal +37 instructions, against +48
+            # without it and +65 as a bmsk (`python -m
+            # maskopt.tools.calibrate_fa4`, test/sass-results.md).
+            amount = self.shift_amount(op.hi)
+            if self.ranges.of(op.hi.owner.rhs).hi > LANES:
+                amount = f"min({amount}, cutlass.Int32({LANES}))"
+            return f"utils.shr_u32({ONES}, cutlass.Uint32({amount}))"
+        if USE_BMSK:
             word = self.affine_bmsk_word(op, has_lo)
             if word is None and not has_lo:
                 word = self.guarded_prefix_word(op.hi)
@@ -969,21 +898,16 @@ class _FunctionPrinter:
             if has_lo:
                 word = f"({word} & utils.shl_u32({ONES}, cutlass.Uint32({self.nonneg(op.lo)})))"
             return word
-        if self.inline or not USE_BMSK:
+        if not USE_BMSK:
             return self.shift_range_word(op, has_lo)
-        self.ctx.uses_bmsk = True
         if not has_lo:
-            return f"bmsk_u32(cutlass.Uint32(0), cutlass.Uint32({self.nonneg(op.hi)}))"
-        lo = self.nonneg(op.lo)
-        if not lo.isidentifier():
-            name = self.ctx.fresh("lo")
-            self.ctx.line(f"{name} = {lo}")
-            lo = name
+            return self.call_helper("bmsk_u32", "cutlass.Uint32(0)", f"cutlass.Uint32({self.nonneg(op.hi)})")
+        lo = self.bind("lo", self.nonneg(op.lo))
         lo_hi = max(lo_r.hi, 0)
         hi = self.expr(op.hi)
         if hi_r.lo < lo_hi:
             hi = f"max({hi}, {lo})"
-        return f"bmsk_u32(cutlass.Uint32({lo}), cutlass.Uint32({hi} - {lo}))"
+        return self.call_helper("bmsk_u32", f"cutlass.Uint32({lo})", f"cutlass.Uint32({hi} - {lo})")
 
     def affine_bound(self, hi: SSAValue, depth: int = 0) -> tuple[tuple, SSAValue, SSAValue | None] | None:
         """
@@ -1128,8 +1052,7 @@ class _FunctionPrinter:
                     s = self.expr(d) if d is not None else f"({self.expr(x)} - {self.expr(y)})"
                     if k:
                         s = f"({s} + cutlass.Int32({k}))"
-                self.ctx.uses_bmsk = True
-                return f"bmsk_u32(cutlass.Uint32(0), cutlass.Uint32(max({s}, cutlass.Int32(0))))"
+                return self.call_helper("bmsk_u32", "cutlass.Uint32(0)", f"cutlass.Uint32(max({s}, cutlass.Int32(0)))")
         top_text = top_expr(top)
         pos = "cutlass.Uint32(0)"
         base = f"cutlass.Uint32({self.expr(y)})"
@@ -1149,10 +1072,9 @@ class _FunctionPrinter:
             else:
                 pos = f"cutlass.Uint32({self.bind('lo', self.nonneg(op.lo))})"
                 base = self.bind("base", f"({base} + {pos})")
-        self.ctx.uses_bmsk = True
         if is_const(top):
-            return f"bmsk_u32({pos}, (max({base}, {top_text}) - {base}))"
-        return f"bmsk_u32({pos}, (max({top_text}, {base}) - {base}))"
+            return self.call_helper("bmsk_u32", pos, f"(max({base}, {top_text}) - {base})")
+        return self.call_helper("bmsk_u32", pos, f"(max({top_text}, {base}) - {base})")
 
     def guarded_prefix_word(self, hi: SSAValue) -> str | None:
         """
@@ -1200,8 +1122,7 @@ class _FunctionPrinter:
             width = f"cutlass.Uint32(({m} - {yk}))"
         else:
             width = f"cutlass.Uint32(((cutlass.Int64({m}) - cutlass.Int64({ys})) + cutlass.Int64({k})))"
-        self.ctx.uses_bmsk = True
-        return f"bmsk_u32(cutlass.Uint32(0), {width})"
+        return self.call_helper("bmsk_u32", "cutlass.Uint32(0)", width)
 
     def lower_start(self, lo: SSAValue, y: SSAValue) -> str | None:
         """
@@ -1305,8 +1226,7 @@ class _FunctionPrinter:
         if not (isinstance(e, arith.ExtSIOp) and e.input is y) or k1 > 0 or k2 < LANES:
             return None
         s_val = without_guard_clamps(s_val, 0, 2**32 - 1)
-        self.ctx.uses_helpers.add("sat_u32")
-        return f"max(sat_u32({self.expr(s_val)}), cutlass.Uint32({self.expr(y)}))"
+        return f"max({self.call_helper('sat_u32', self.expr(s_val))}, cutlass.Uint32({self.expr(y)}))"
 
     def shift_amount(self, hi: SSAValue) -> str | None:
         """For an upper bound `32 - a` with `a >= 0` (fold-intervals' form), `a`."""
@@ -1590,8 +1510,7 @@ def print_cute_module(module: ModuleOp, output: IO[str]) -> None:
     head.line()
     head.line("import cutlass")
     head.line("import cutlass.cute as cute")
-    helpers = [BMSK_HELPER] if ctx.uses_bmsk else []
-    helpers += [src for name, src in INLINE_HELPERS.items() if name in ctx.uses_helpers]
+    helpers = [h.definition() for name, h in HELPERS.items() if name in ctx.uses_helpers]
     if helpers:
         head.line("from cutlass._mlir.dialects import llvm")
         head.line("from cutlass.cutlass_dsl import T, dsl_user_op")

@@ -108,6 +108,8 @@ from typing import Any, Callable, Sequence
 
 import torch
 
+from maskopt.lowering.helpers import by_asm
+
 __all__ = [
     "EmulatedUB",
     "EmulatedLossyConversion",
@@ -1146,52 +1148,27 @@ def _u32_shift(kind: str):
     return fn
 
 
-def _bmsk_clamp(pos, width):
-    """PTX ``bmsk.clamp.b32``: bits [pos, pos + width) clipped to bit 31;
-    0 when pos >= 32 (operands unsigned)."""
-    a = _explicit(pos, Uint32).v
-    b = _explicit(width, Uint32).v
-    if isinstance(a, int) and isinstance(b, int):
-        if a >= 32:
-            return _mk(Uint32, 0)
-        top = min(a + min(b, 32), 32)
-        return _mk(Uint32, ((1 << top) - 1) & ~((1 << a) - 1))
-    ta, tb = torch.broadcast_tensors(_t(a), _t(b))
-    top = torch.clamp(ta + torch.clamp(tb, max=32), max=32)
-    lo = torch.clamp(ta, max=32)
-    r = ((1 << top) - 1) & ~((1 << lo) - 1)
-    return _mk(Uint32, torch.where(ta >= 32, 0, r))
+def _helper_semantics(helper):
+    """An emulated inline-PTX helper (``maskopt.lowering.helpers``): its
+    operands converted to their CuTe types, its registry semantics applied to
+    their values, the result in its type."""
+
+    def fn(*operands):
+        vals = [_explicit(x, _TYPES[t]).v for x, (_, t) in zip(operands, helper.params)]
+        if any(isinstance(v, torch.Tensor) for v in vals):
+            vals = [_t(v) for v in vals]
+            vals = list(torch.broadcast_tensors(*vals)) if len(vals) > 1 else vals
+        return _mk(_TYPES[helper.result], helper.semantics(*vals))
+
+    fn.__name__ = helper.name
+    return fn
 
 
-def _neg_s32(x):
-    """``not.b32`` then ``add.s32 1``: -x, wrapping mod 2^32."""
-    return _mk(Int32, _wrap(-_explicit(x, Int32).v, Int32))
-
-
-def _neg_s64(x):
-    """``not.b64`` then ``add.s64 1``: -x, wrapping mod 2^64."""
-    v = _explicit(x, Int64).v
-    if isinstance(v, torch.Tensor):
-        return _mk(Int64, torch.where(v == _I64_MIN, v, -v))  # -MIN wraps to MIN, like PTX
-    return _mk(Int64, _wrap(-v, Int64))
-
-
-def _sat_u32(x):
-    """``sat_u32``'s PTX: an Int64 clamped to [0, 2^32 - 1] (the low word
-    where the high word is 0, else 0 or all ones by the sign)."""
-    v = _explicit(x, Int64).v
-    if isinstance(v, int):
-        return _mk(Uint32, builtins.min(builtins.max(v, 0), (1 << 32) - 1))
-    return _mk(Uint32, torch.clamp(v, 0, (1 << 32) - 1))
-
-
-#: Inline PTX the emulator models (``llvm.inline_asm`` in emitted helpers).
+#: Inline PTX the emulator models (``llvm.inline_asm`` in emitted helpers and
+#: self-contained expressions): maskopt's helpers, and the two shifts of
+#: ``flash_attn.cute.utils``.
 _INLINE_PTX = {
-    "{ .reg .b32 t; not.b32 t, $1; add.s32 $0, t, 1; }": _neg_s32,
-    "{ .reg .b64 t; not.b64 t, $1; add.s64 $0, t, 1; }": _neg_s64,
-    "bmsk.clamp.b32 $0, $1, $2;": _bmsk_clamp,
-    "{ .reg .b32 lo, hi, s; .reg .pred p; mov.b64 {lo, hi}, $1; "
-    "shr.s32 s, hi, 31; not.b32 s, s; setp.eq.s32 p, hi, 0; selp.b32 $0, lo, s, p; }": _sat_u32,
+    **{asm: _helper_semantics(h) for asm, h in by_asm().items()},
     "shl.b32 $0, $1, $2;": lambda v, s: _u32_shift("shl")(v, s),
     "shr.u32 $0, $1, $2;": lambda v, s: _u32_shift("shr")(v, s),
 }

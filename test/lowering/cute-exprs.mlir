@@ -21,7 +21,7 @@ mask.func @causal window {
 }
 
 // CHECK-LABEL: # mask.func @causal: 1 self-contained keep-mask expressions, ORed
-// CHECK-NEXT:  utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(max((cutlass.Int32(31) - (q_idx[0] - kv_idx[0])), cutlass.Int32(0))))
+// CHECK-NEXT:  utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(min(max((cutlass.Int32(31) - (q_idx[0] - kv_idx[0])), cutlass.Int32(0)), cutlass.Int32(32))))
 
 // -----
 
@@ -55,8 +55,8 @@ mask.func @head_select window {
 // clamp(0 - kv - t, -511, -479) + 511. Its narrowed Int32 form used to print
 // `(cutlass.Int32(0) - kv_idx[0])` inside a nested min/max, the shape ptxas
 // miscompiles (PTXAS_NEGATION): wrong keep words on an H200 through the
-// drop-in. The module now negates with the neg_i64 helper; the drop-in, which
-// cannot define it, has no expressions (inductor's per-lane path).
+// drop-in. The module negates with the neg_i64 helper, and the expression
+// writes the same helper's inline-asm call in place (it cannot define it).
 mask.func @negated_clamped_difference window {
 ^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %t : tensor<16xi32>):
   %c7 = arith.constant 7 : i32
@@ -80,7 +80,10 @@ mask.func @negated_clamped_difference window {
   mask.yield %keep : i32
 }
 
-// CHECK-LABEL: # mask.func @negated_clamped_difference: no self-contained expressions: a negation with nothing to push it into needs the neg_i64 helper
+// CHECK-LABEL: # mask.func @negated_clamped_difference: 1 self-contained keep-mask expressions, ORed
+// CHECK-NOT:    cutlass.Int{{32|64}}(0) -
+// CHECK-NEXT:   cutlass.Uint32(cutlass._mlir.dialects.llvm.inline_asm(cutlass.cutlass_dsl.T.i32(), {{.*}}cutlass.Int64(cutlass._mlir.dialects.llvm.inline_asm(cutlass.cutlass_dsl.T.i64(), [cutlass.Int64(cutlass.Int64(kv_idx[0])).ir_value()], "{ .reg .b64 t; not.b64 t, $1; add.s64 $0, t, 1; }", "=l,l"
+// CHECK-SAME:   "bmsk.clamp.b32 $0, $1, $2;", "=r,r,r"
 // MODULE-LABEL: def neg_i64(
 // MODULE-NOT:   cutlass.Int{{32|64}}(0) -
 // MODULE:       neg_i64(

@@ -37,7 +37,7 @@ mask.func @window_u8 {
 // CHECK-NEXT:     return packed.load()
 
 // EXPRS:      # mask.func @window_u8: 1 self-contained keep-mask expressions, ORed
-// EXPRS-NEXT: (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(max((cutlass.Int32(31) - (q_idx[0] - kv_idx[0])), cutlass.Int32(0)))) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(((q_idx[0] - kv_idx[0]) - min(cutlass.Int32(cutlass.Uint8(cutlass.Int8(aux_tensors[0][h_idx[0]]))), (q_idx[0] - kv_idx[0]))))))
+// EXPRS-NEXT: cutlass.Uint32(cutlass._mlir.dialects.llvm.inline_asm(cutlass.cutlass_dsl.T.i32(), [cutlass.Uint32(cutlass.Uint32(((q_idx[0] - kv_idx[0]) - min(cutlass.Int32(cutlass.Uint8(cutlass.Int8(aux_tensors[0][h_idx[0]]))), (q_idx[0] - kv_idx[0]))))).ir_value(), {{.*}}"bmsk.clamp.b32 $0, $1, $2;"
 
 // -----
 
@@ -104,4 +104,4 @@ mask.func @same_u64 {
 // CHECK-NEXT:     same = (x == y)
 
 // EXPRS:      # mask.func @same_u64: 1 self-contained keep-mask expressions, ORed
-// EXPRS-NEXT: cutlass.Uint32(cutlass.select_((cutlass.Int64(aux_tensors[0][h_idx[0]]) == cutlass.Int64(aux_tensors[0][cutlass.Int32(0)])), utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(max((cutlass.Int32(31) - (q_idx[0] - kv_idx[0])), cutlass.Int32(0)))), cutlass.Uint32(0)))
+// EXPRS-NEXT: cutlass.Uint32(cutlass.select_((cutlass.Int64(aux_tensors[0][h_idx[0]]) == cutlass.Int64(aux_tensors[0][cutlass.Int32(0)])), utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(min(max((cutlass.Int32(31) - (q_idx[0] - kv_idx[0])), cutlass.Int32(0)), cutlass.Int32(32)))), cutlass.Uint32(0)))

@@ -14,18 +14,19 @@ mask.func @causal {
 // CHECK-EMPTY:
 // CHECK-NEXT: import cutlass
 // CHECK-NEXT: import cutlass.cute as cute
-// CHECK-NEXT: from cutlass._mlir.dialects import llvm
-// CHECK-NEXT: from cutlass.cutlass_dsl import T, dsl_user_op
 // CHECK-NEXT: from flash_attn.cute import utils
-// CHECK:      def bmsk_u32(pos, width, *, loc=None, ip=None):
+// CHECK-NOT:  def bmsk_u32(
 // CHECK:      @cute.jit
 // CHECK-NEXT: def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
 // CHECK-NEXT:     """maskopt: mask.func @causal, packed keep word."""
 // CHECK-NEXT:     q = q_idx[0]
 // CHECK-NEXT:     kv = kv_idx[0]
-// CHECK-NEXT:     v = bmsk_u32(cutlass.Uint32(0), (max((cutlass.Uint32(q) + cutlass.Uint32(1)), cutlass.Uint32(kv)) - cutlass.Uint32(kv)))
+// CHECK-NEXT:     v = (q - kv)
+// CHECK-NEXT:     v_1 = (cutlass.Int32(31) - v)
+// CHECK-NEXT:     v_2 = max(v_1, cutlass.Int32(0))
+// CHECK-NEXT:     v_3 = utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(min(v_2, cutlass.Int32(32))))
 // CHECK-NEXT:     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
-// CHECK-NEXT:     packed[0] = v
+// CHECK-NEXT:     packed[0] = v_3
 // CHECK-NEXT:     return packed.load()
 // CHECK-EMPTY:
 // CHECK-EMPTY:
@@ -77,7 +78,9 @@ mask.func @prefix_lm {
 
 // -----
 
-// Attention sink or causal window: the keep word is the OR of two runs.
+// Attention sink or causal window: the keep word is the OR of two runs. The
+// sink's prefix [0, 4 - kv) is a right shift by its amount kv + 28, clamped
+// to 32 (the calibrated causal form: tools/calibrate_fa4.py).
 mask.func @sink_or_window {
 ^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
   %c4 = arith.constant 4 : i32
@@ -96,13 +99,14 @@ mask.func @sink_or_window {
 // CHECK-NEXT: """maskopt: mask.func @sink_or_window, packed keep word."""
 // CHECK-NEXT:     q = q_idx[0]
 // CHECK-NEXT:     kv = kv_idx[0]
-// CHECK-NEXT:     v = bmsk_u32(cutlass.Uint32(0), cutlass.Uint32(max((cutlass.Int32(4) - kv), cutlass.Int32(0))))
+// CHECK-NEXT:     v = (kv + cutlass.Int32(28))
+// CHECK-NEXT:     v_1 = utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(min(v, cutlass.Int32(32))))
 // CHECK-NEXT:     base = max((q - cutlass.Int32(64)), kv)
 // CHECK-NEXT:     lo = (base - kv)
-// CHECK-NEXT:     v_1 = bmsk_u32(cutlass.Uint32(lo), (max((cutlass.Uint32(q) + cutlass.Uint32(1)), cutlass.Uint32(base)) - cutlass.Uint32(base)))
-// CHECK-NEXT:     v_2 = (v | v_1)
+// CHECK-NEXT:     v_2 = bmsk_u32(cutlass.Uint32(lo), (max((cutlass.Uint32(q) + cutlass.Uint32(1)), cutlass.Uint32(base)) - cutlass.Uint32(base)))
+// CHECK-NEXT:     v_3 = (v_1 | v_2)
 // CHECK-NEXT:     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
-// CHECK-NEXT:     packed[0] = v_2
+// CHECK-NEXT:     packed[0] = v_3
 // CHECK-NEXT:     return packed.load()
 // CHECK-EMPTY:
 // CHECK-EMPTY:
@@ -330,9 +334,12 @@ mask.func @mask_mod {
 // CHECK-NEXT:     """maskopt: mask.func @mask_mod, packed keep word."""
 // CHECK-NEXT:     q = q_idx[0]
 // CHECK-NEXT:     kv = kv_idx[0]
-// CHECK-NEXT:     v = bmsk_u32(cutlass.Uint32(0), (max((cutlass.Uint32(q) + cutlass.Uint32(1)), cutlass.Uint32(kv)) - cutlass.Uint32(kv)))
+// CHECK-NEXT:     v = (q - kv)
+// CHECK-NEXT:     v_1 = (cutlass.Int32(31) - v)
+// CHECK-NEXT:     v_2 = max(v_1, cutlass.Int32(0))
+// CHECK-NEXT:     v_3 = utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(min(v_2, cutlass.Int32(32))))
 // CHECK-NEXT:     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
-// CHECK-NEXT:     packed[0] = v
+// CHECK-NEXT:     packed[0] = v_3
 // CHECK-NEXT:     return packed.load()
 // CHECK-EMPTY:
 // CHECK-EMPTY:

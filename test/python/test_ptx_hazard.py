@@ -139,9 +139,22 @@ def test_leaf_negations_use_the_helper_and_match_eager(fn, packed):
     want = corpus.reference_words(fn, b, h, q, kv)
     got = load_module(res.cute_source).keep_words(b, h, q, kv, aux_tensors=res.aux_tensors)
     assert torch.equal(got, want)
-    # The self-contained expressions cannot define the helper: none are given,
-    # and the inductor drop-in falls back to its per-lane path for such a mask.
-    assert res.keep_mask_exprs == []
+    if not packed:
+        assert res.keep_mask_exprs == []
+        return
+    # The self-contained expressions cannot define the helper: they write the
+    # same helper's inline asm in place (lowering/helpers.py), never `0 - x`,
+    # and the drop-in rendered through torch's template gives eager's words.
+    from maskopt.lowering.helpers import HELPERS
+    from maskopt.tools.flash_template import dropin_module
+
+    assert res.keep_mask_exprs
+    assert any(HELPERS["neg_i32"].asm in e for e in res.keep_mask_exprs)
+    assert not any("Int32(0) - " in e for e in res.keep_mask_exprs)
+    d = dropin_module(fn)
+    assert d is not None
+    got = load_module(d.source).keep_words(b, h, q, kv, aux_tensors=list(d.aux_tensors))
+    assert torch.equal(got, want)
 
 
 def test_dsl_ptx_of_the_old_and_new_forms():
@@ -176,13 +189,13 @@ def test_gpu_repro_uses_the_emitted_helper_and_lints_as_expected(tmp_path):
     import sys
     from pathlib import Path
 
-    from maskopt.lowering.cute import NEG_HELPERS
+    from maskopt.lowering.helpers import HELPERS
 
     path = Path(__file__).resolve().parents[2] / "tools" / "gpu" / "ptxas_repro.py"
     spec = importlib.util.spec_from_file_location("ptxas_repro", path)
     repro = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(repro)
-    assert repro.NEG_I32 == NEG_HELPERS["neg_i32"]
+    assert repro.NEG_I32 == HELPERS["neg_i32"].definition()
 
     pytest.importorskip("cutlass")
     env = dict(os.environ, CUTE_DSL_ARCH="sm_90a", CUTE_DSL_KEEP="cubin,ptx",
@@ -223,26 +236,30 @@ def _doc_tables_mask():
 _OLD_DROPIN = Path(__file__).parent / "Inputs" / "old_dropin_negation.py"
 
 
-def test_dropin_declines_the_negation_it_cannot_define():
+def test_dropin_inlines_the_negation_it_cannot_define():
     """The clamped difference `0 - kv - t` has nothing to push its negation
-    into: the module calls neg_i64, and the drop-in gives no expressions
-    (inductor's per-lane path) instead of the miscompiled ones. The module's
-    words match eager torch."""
+    into: the module calls neg_i64, and the drop-in's expressions write that
+    helper's inline asm in place of the miscompiled bare negation. The words
+    of both, the drop-in rendered through torch's template, match eager torch."""
+    from maskopt.lowering.helpers import HELPERS
     from maskopt.tools.flash_template import dropin_module
+    from maskopt.tools.ptx_lint import BARE_NEGATION
 
     fn = _doc_tables_mask()
     res = maskopt.compile_mask(fn)
     assert res.packed and "neg_i64(" in res.cute_source
-    from maskopt.tools.ptx_lint import BARE_NEGATION
-
     assert not BARE_NEGATION.search(res.cute_source)
-    assert res.keep_mask_exprs == []
-    assert dropin_module(fn) is None
+    assert res.keep_mask_exprs
+    assert any(HELPERS["neg_i64"].asm in e for e in res.keep_mask_exprs)
+    d = dropin_module(fn)
+    assert d is not None and not BARE_NEGATION.search(d.source)
     b, h, q, kv = (torch.tensor(x) for x in zip(*itertools.product(
         [0, 3], [0, 2], [0, 63, 64, 300, 517, 4095], [0, 5, 31, 32, 460, 480, 500, 511, 4064]
     )))
     want = corpus.reference_words(fn, b, h, q, kv)
     got = load_module(res.cute_source).keep_words(b, h, q, kv, aux_tensors=res.aux_tensors)
+    assert torch.equal(got, want)
+    got = load_module(d.source).keep_words(b, h, q, kv, aux_tensors=list(d.aux_tensors))
     assert torch.equal(got, want)
 
 

@@ -10,9 +10,12 @@
 // CHECK-NEXT:     """maskopt: mask.func @causal, packed keep word."""
 // CHECK-NEXT:     q = q_idx[0]
 // CHECK-NEXT:     kv = kv_idx[0]
-// CHECK-NEXT:     v = bmsk_u32(cutlass.Uint32(0), (max((cutlass.Uint32(q) + cutlass.Uint32(1)), cutlass.Uint32(kv)) - cutlass.Uint32(kv)))
+// CHECK-NEXT:     v = (q - kv)
+// CHECK-NEXT:     v_1 = (cutlass.Int32(31) - v)
+// CHECK-NEXT:     v_2 = max(v_1, cutlass.Int32(0))
+// CHECK-NEXT:     v_3 = utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(min(v_2, cutlass.Int32(32))))
 // CHECK-NEXT:     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
-// CHECK-NEXT:     packed[0] = v
+// CHECK-NEXT:     packed[0] = v_3
 // CHECK-NEXT:     return packed.load()
 // CHECK-EMPTY:
 // CHECK-EMPTY:

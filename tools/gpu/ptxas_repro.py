@@ -16,7 +16,7 @@ int32 tensors ``a``, ``x``, ``b``:
 * ``plain_min``: ``min(min(a, 0 - x), b)``;
 * ``helper_max`` / ``helper_min``: the same with ``neg_i32(x)``, the helper
   maskopt emits (``NEG_I32`` below is a verbatim copy of
-  ``maskopt.lowering.cute.NEG_HELPERS["neg_i32"]``; a CPU test checks that);
+  ``maskopt.lowering.helpers.HELPERS["neg_i32"].definition()``; a CPU test checks that);
 
 and compares each with torch (int32 arithmetic, wrapping negation). On a GPU
 machine (repository root)::
@@ -43,7 +43,7 @@ os.environ.setdefault("CUTE_DSL_ARCH", "sm_90a")  # read once, at `import cutlas
 NTHREADS = 128
 VARIANTS = ("plain_max", "plain_min", "helper_max", "helper_min")
 
-#: Verbatim copy of maskopt.lowering.cute.NEG_HELPERS["neg_i32"] (the GPU
+#: Verbatim copy of maskopt.lowering.helpers.HELPERS["neg_i32"].definition() (the GPU
 #: machine has no xDSL to import maskopt.lowering.cute from).
 NEG_I32 = '''\
 @dsl_user_op
