@@ -581,6 +581,16 @@ def make_per_batch_window(B=4):
     return per_batch_window
 
 
+def make_kv_padding(B=4):
+    """Per-batch key padding (`kv_idx < kv_len[b]`): one run from lane 0."""
+    kv_len = torch.tensor([1024, 517, 64, 3][:B], dtype=torch.int32)
+
+    def kv_padding(b, h, q_idx, kv_idx):
+        return kv_idx < kv_len[b]
+
+    return kv_padding
+
+
 def make_per_head_window(H=8):
     win = torch.tensor([1, 5, 31, 32, 33, 100, 255, 4000][:H], dtype=torch.int32)
 
@@ -1060,6 +1070,7 @@ CORPUS: list[MaskCase] = [
              note="inductor truncates the int64 start to Int32: wrong for starts outside int32"),
     MaskCase("per_batch_window", make_per_batch_window, (4, 1, 1024, 1024), True, True, 1, True, ("aux",)),
     MaskCase("per_head_window", make_per_head_window, (1, 8, 1024, 1024), True, True, 1, True, ("aux",)),
+    MaskCase("kv_padding", make_kv_padding, (4, 1, 1024, 1024), True, True, 1, True, ("aux",)),
     MaskCase("row_bounded_causal", make_row_bounded_causal, (1, 1, 1024, 1024), True, True, 1, False, ("aux",)),
     MaskCase("packed_causal_doc", make_packed_causal_doc, (1, 1, 1024, 1024), True, True, 1, False, ("attn_gym", "aux")),
     MaskCase("shared_prefix", make_shared_prefix, (1, 1, 1024, 1024), False, True, 2, False, ("attn_gym", "aux", "union")),
@@ -1213,6 +1224,7 @@ EXPECTED: dict[str, tuple[int | None, str | None]] = {
     # kv % 64 < 8, itself split at the block boundary
     "sink_summary_window": (7, None),
     "far_summaries_where": (3, None),  # (c & a) | (~c & b) with a split at the block boundary
+    "kv_padding": (1, None),
     "per_head_window_u8": (1, None),
     "per_head_window_u16": (1, None),
     "doc_start_causal_u8_ids": (1, None),
