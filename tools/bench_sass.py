@@ -1,17 +1,20 @@
-"""SASS benchmark of keep-mask code: maskopt vs torch 2.13 inductor vs per-lane.
+"""SASS benchmark of keep-mask code: maskopt's module and drop-in vs torch 2.13 inductor vs per-lane.
 
     python -m maskopt.tools.bench_sass [--jobs N] [--only NAME ...] [--out FILE]
-    python -m maskopt.tools.bench_sass --fa4 [--only NAME ...]
+    python -m maskopt.tools.bench_sass --fa4 [--jobs N] [--only NAME ...] [--out FILE]
 
 Harness mode (default). For every mask of the test corpus
-(``maskopt.tools.corpus.CORPUS``) three mask_mod modules are built:
+(``maskopt.tools.corpus.CORPUS``) four mask_mod modules are built:
 
 * ``maskopt``: the module ``compile_mask`` emits (the packed keep word, or the
   per-lane loop when maskopt does not pack the mask);
-* ``inductor``: torch 2.13's rendering where inductor packs the mask: its
-  ``select_packed_mask_intervals`` on the same traced graph, each interval's
-  ``keep_mask_expr()`` ORed into ``mask_mod_packed[0]`` exactly as
-  ``templates/flash_attention.py.jinja`` does;
+* ``drop-in``: maskopt as torch inductor runs it once installed: the
+  elements of ``maskopt.inductor.select_packed_mask_intervals`` on the traced
+  graph, rendered by torch's own FLASH template
+  (``templates/flash_attention.py.jinja``, through
+  ``maskopt.tools.flash_template``);
+* ``inductor``: torch 2.13's own elements (its ``select_packed_mask_intervals``
+  on the same graph), rendered by the same template;
 * ``per-lane``: maskopt's per-lane fallback for the same mask (the pipeline
   without ``fold-intervals``: 32 evaluations of the predicate, one bit each).
 
@@ -20,15 +23,16 @@ harness kernel (``maskopt.tools.cute_compile``: q = block * 128 + thread, a
 runtime kv base, the keep word stored to global memory) and its SASS
 instructions are counted (NOP and the trailing self-branch excluded). The
 table gives the counts, the kernel's scaffold (the same harness with a mask
-that returns the constant 0 word), and the ratios maskopt/inductor and
-maskopt/per-lane, with totals.
+that returns the constant 0 word), and the ratios to inductor and per-lane,
+with totals over the masks that all of maskopt, its drop-in and inductor pack.
 
-``--fa4`` compiles a few masks inside FA4's real SM100 forward kernel and
-reports the SASS delta over a one-operation mask_mod
+``--fa4`` compiles the masks of ``FA4_MASKS`` inside FA4's real SM100 forward
+kernel and reports the SASS delta over a one-operation mask_mod
 (``cute_compile.BASELINE_SOURCE``: its keep word is ``q_idx[0] - kv_idx[0]``,
 a runtime word made by one subtraction, so the combination with the seqlen
 bits and the R2P application of a runtime word are in the baseline too) for
-maskopt's and inductor's code.
+the module, the drop-in and inductor. FA4's kernel is the arbiter of code
+size: where it and the harness disagree, FA4 wins.
 
 Compiles run in ``--jobs`` worker subprocesses at once (each in its own
 temporary directory, removed afterwards); nothing is cached.
@@ -44,7 +48,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Sequence
 
-VARIANTS = ("maskopt", "inductor", "per-lane")
+VARIANTS = ("maskopt", "drop-in", "inductor", "per-lane")
 
 #: A mask_mod that keeps nothing: the harness kernel alone (its scaffold).
 SCAFFOLD_SOURCE = '''\
@@ -62,36 +66,33 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
 mask_mod.__vec_size__ = 32
 '''
 
-#: Masks compiled in FA4's kernel by ``--fa4`` (when in the corpus).
+#: Masks compiled in FA4's kernel by ``--fa4``: causal, a sliding window,
+#: prefix LM, chunked, document starts (int32 and int64), per-head and
+#: per-batch windows, padding, row-bounded causal, a packed causal document
+#: mask and a bottom-right window.
 FA4_MASKS = (
     "causal",
     "sliding_window_100",
     "prefix_lm_77",
     "chunked_causal_96",
     "doc_start_causal_i32",
+    "doc_start_causal_i64",
+    "per_head_window",
+    "per_batch_window",
+    "kv_padding",
+    "row_bounded_causal",
+    "packed_causal_doc",
     "bottom_right_window_256",
+    "bottom_right_causal",
 )
 
 
-def inductor_source(intervals) -> str:
-    """The mask_mod torch 2.13's flash_attention.py.jinja renders for packed intervals."""
-    lines = [
-        "import cutlass",
-        "import cutlass.cute as cute",
-        "from flash_attn.cute import utils",
-        "",
-        "",
-        "@cute.jit",
-        "def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):",
-        "    mask_mod_packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)",
-        "    mask_mod_packed[0] = cutlass.Uint32(0)",
-    ]
-    for interval in intervals:
-        lines.append(
-            f"    mask_mod_packed[0] = mask_mod_packed[0] | {interval.keep_mask_expr()}"
-        )
-    lines += ["    return mask_mod_packed.load()", "", "", "mask_mod.__vec_size__ = 32", ""]
-    return "\n".join(lines)
+def inductor_source(intervals, n_tensor_buffers: int = 0) -> str:
+    """The mask_mod torch 2.13's flash_attention.py.jinja renders for packed
+    elements (torch's intervals or the drop-in's), through torch's template."""
+    from maskopt.tools.flash_template import template_mask_mod
+
+    return template_mask_mod(intervals, n_tensor_buffers)
 
 
 def per_lane_source(mask_mod, name: str) -> str:
@@ -126,6 +127,7 @@ class Row:
     inductor_packed: bool
     counts: dict[str, int | None] = field(default_factory=dict)
     errors: dict[str, str] = field(default_factory=dict)
+    dropin_packed: bool = False
 
 
 @dataclass
@@ -136,11 +138,26 @@ class Job:
     aux: list
 
 
+def _template_sources(traced, aux) -> dict[str, str]:
+    """The drop-in's and inductor's mask_mods where each packs, both rendered
+    by torch's FLASH template."""
+    from maskopt import inductor
+    from maskopt.tools.corpus import inductor_select
+
+    out = {}
+    elements = inductor.select_packed_mask_intervals(traced.graph_module, traced.aux_tensors)
+    if elements is not None:
+        out["drop-in"] = inductor_source(elements, len(aux))
+    intervals = inductor_select(traced)
+    if intervals is not None:
+        out["inductor"] = inductor_source(intervals, len(aux))
+    return out
+
+
 def build_jobs(cases) -> tuple[list[Row], list[Job]]:
-    """Trace every case and emit the three modules (no compiling yet)."""
+    """Trace every case and emit its modules (no compiling yet)."""
     from maskopt import compile_mask
     from maskopt.lowering.trace import trace_mask_mod
-    from maskopt.tools.corpus import inductor_select
 
     rows, jobs = [], []
     for case in cases:
@@ -156,10 +173,9 @@ def build_jobs(cases) -> tuple[list[Row], list[Job]]:
         aux = [(t.dtype, tuple(t.shape)) for t in traced.aux_tensors]
         row.maskopt_packed = result.packed
         jobs.append(Job(row, "maskopt", result.cute_source, aux))
-        intervals = inductor_select(traced)
-        if intervals is not None:
-            row.inductor_packed = True
-            jobs.append(Job(row, "inductor", inductor_source(intervals), aux))
+        for variant, source in _template_sources(traced, aux).items():
+            setattr(row, f"{variant.replace('-', '')}_packed", True)
+            jobs.append(Job(row, variant, source, aux))
         try:
             jobs.append(Job(row, "per-lane", per_lane_source(mm, case.name), aux))
         except Exception as e:  # noqa: BLE001
@@ -204,46 +220,59 @@ def _cell(row: Row, v: str) -> str:
 def format_table(rows: Sequence[Row], scaffold: int | None) -> str:
     """The markdown table: per-mask counts, ratios and totals."""
     out = [
-        "| mask | maskopt | inductor | per-lane | maskopt/inductor | maskopt/per-lane |",
-        "|---|---:|---:|---:|---:|---:|",
+        "| mask | maskopt | drop-in | inductor | per-lane | maskopt/inductor | drop-in/inductor "
+        "| drop-in - maskopt | maskopt/per-lane |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
-    both_m = both_i = all_m = all_p = 0
-    n_both = n_all = 0
-    worse = []
+    tot = {v: 0 for v in VARIANTS}
+    n_three = all_m = all_p = n_all = 0
+    worse: dict[str, list[str]] = {"maskopt": [], "drop-in": []}
+    apart = []
     for row in rows:
-        m, i, p = (row.counts.get(v) for v in VARIANTS)
+        m, d, i, p = (row.counts.get(v) for v in VARIANTS)
         tag = "" if row.maskopt_packed else " (per-lane)"
+        gap = "-" if m is None or d is None else f"{d - m:+d}"
         out.append(
-            f"| {row.name}{tag} | {_cell(row, 'maskopt')} | {_cell(row, 'inductor')} | "
-            f"{_cell(row, 'per-lane')} | {_ratio(m, i)} | {_ratio(m, p)} |"
+            f"| {row.name}{tag} | {_cell(row, 'maskopt')} | {_cell(row, 'drop-in')} | {_cell(row, 'inductor')} | "
+            f"{_cell(row, 'per-lane')} | {_ratio(m, i)} | {_ratio(d, i)} | {gap} | {_ratio(m, p)} |"
         )
-        if m is not None and i is not None:
-            both_m, both_i, n_both = both_m + m, both_i + i, n_both + 1
-            if m > i:
-                worse.append(row.name)
+        if m is not None and d is not None and i is not None and row.maskopt_packed:
+            n_three += 1
+            for v, c in (("maskopt", m), ("drop-in", d), ("inductor", i)):
+                tot[v] += c
+            for v, c in (("maskopt", m), ("drop-in", d)):
+                if c > i:
+                    worse[v].append(row.name)
+        if m is not None and d is not None and row.maskopt_packed and abs(d - m) > 1:
+            apart.append(f"{row.name} ({d - m:+d})")
         if m is not None and p is not None:
             all_m, all_p, n_all = all_m + m, all_p + p, n_all + 1
     out.append(
-        f"| **total, {n_both} masks both pack** | {both_m} | {both_i} | | "
-        f"{_ratio(both_m, both_i)} | |"
+        f"| **total, {n_three} masks all three pack** | {tot['maskopt']} | {tot['drop-in']} | {tot['inductor']} | | "
+        f"{_ratio(tot['maskopt'], tot['inductor'])} | {_ratio(tot['drop-in'], tot['inductor'])} | "
+        f"{tot['drop-in'] - tot['maskopt']:+d} | |"
     )
     out.append(
-        f"| **total, {n_all} masks with a per-lane count** | {all_m} | | {all_p} | | "
+        f"| **total, {n_all} masks with a per-lane count** | {all_m} | | | {all_p} | | | | "
         f"{_ratio(all_m, all_p)} |"
     )
     out.append("")
     packed = sum(r.maskopt_packed for r in rows)
+    dropin = sum(r.dropin_packed for r in rows)
     ind = sum(r.inductor_packed for r in rows)
     out.append(
-        f"{len(rows)} masks; maskopt packs {packed}, inductor packs {ind}. "
+        f"{len(rows)} masks; maskopt packs {packed}, its drop-in {dropin}, inductor {ind}. "
         f"Harness scaffold (constant 0 word): "
         f"{'-' if scaffold is None else scaffold} instructions."
     )
-    out.append(
-        "Masks where maskopt emits more than inductor: "
-        + (", ".join(worse) if worse else "none")
-        + "."
-    )
+    for v in ("maskopt", "drop-in"):
+        out.append(
+            f"Masks where {v} emits more than inductor: "
+            + (", ".join(worse[v]) if worse[v] else "none")
+            + "."
+        )
+    out.append("Masks where the drop-in is more than one instruction from the module: "
+               + (", ".join(apart) if apart else "none") + ".")
     errors = [(r.name, v, e) for r in rows for v, e in r.errors.items()]
     for name, v, e in errors:
         first = e.strip().splitlines()[0] if e.strip() else "?"
@@ -269,7 +298,6 @@ def run_harness(cases, *, jobs: int) -> str:
 def run_fa4(cases, *, jobs: int) -> str:
     from maskopt import compile_mask
     from maskopt.lowering.trace import trace_mask_mod
-    from maskopt.tools.corpus import inductor_select
     from maskopt.tools.cute_compile import BASELINE_SOURCE
 
     items: list[tuple[str, str, str, list]] = [("one-operation mask_mod", "", BASELINE_SOURCE, [])]
@@ -279,29 +307,58 @@ def run_fa4(cases, *, jobs: int) -> str:
         aux = [(t.dtype, tuple(t.shape)) for t in traced.aux_tensors]
         result = compile_mask(mm, name=case.name)
         items.append((case.name, "maskopt", result.cute_source, aux))
-        intervals = inductor_select(traced)
-        if intervals is not None:
-            items.append((case.name, "inductor", inductor_source(intervals), aux))
+        for variant, source in _template_sources(traced, aux).items():
+            items.append((case.name, variant, source, aux))
     results = compile_jobs([(s, a) for _, _, s, a in items], jobs=jobs, fa4=True)
     base = results[0]
     if not base.ok or base.sass_count is None:
         return f"baseline failed: {base.error}\n"
-    table: dict[str, dict[str, str]] = {}
-    for (name, variant, _, _), r in zip(items[1:], results[1:]):
-        cell = (
-            f"{r.sass_count} (+{r.sass_count - base.sass_count})"
-            if r.ok and r.sass_count is not None
-            else "error"
-        )
-        table.setdefault(name, {})[variant] = cell
+    return format_fa4_table(
+        base.sass_count,
+        [(name, variant, r.sass_count if r.ok else None) for (name, variant, _, _), r in zip(items[1:], results[1:])],
+    )
+
+
+def format_fa4_table(baseline: int, counts: Sequence[tuple[str, str, int | None]]) -> str:
+    """The FA4 table from (mask, variant, SASS count or None for an error)."""
+    table: dict[str, dict[str, int | None]] = {}
+    for name, variant, c in counts:
+        table.setdefault(name, {})[variant] = c
     out = [
-        f"FA4 SM100 forward kernel; one-operation mask_mod: {base.sass_count} instructions.",
+        f"FA4 SM100 forward kernel; one-operation mask_mod: {baseline} instructions. Deltas over it:",
         "",
-        "| mask | maskopt (delta) | inductor (delta) |",
-        "|---|---:|---:|",
+        "| mask | maskopt | drop-in | inductor | maskopt/inductor | drop-in/inductor |",
+        "|---|---:|---:|---:|---:|---:|",
     ]
+    tot = {"maskopt": 0, "drop-in": 0, "inductor": 0}
+    n = 0
+    worse: dict[str, list[str]] = {"maskopt": [], "drop-in": []}
+
+    def cell(cells, v):
+        if v not in cells:
+            return "-"
+        return "error" if cells[v] is None else f"+{cells[v] - baseline}"
+
     for name, cells in table.items():
-        out.append(f"| {name} | {cells.get('maskopt', '-')} | {cells.get('inductor', '-')} |")
+        d = {v: (None if cells.get(v) is None else cells[v] - baseline) for v in tot}
+        out.append(
+            f"| {name} | {cell(cells, 'maskopt')} | {cell(cells, 'drop-in')} | {cell(cells, 'inductor')} | "
+            f"{_ratio(d['maskopt'], d['inductor'])} | {_ratio(d['drop-in'], d['inductor'])} |"
+        )
+        if all(x is not None for x in d.values()):
+            n += 1
+            for v in tot:
+                tot[v] += d[v]
+            for v in worse:
+                if d[v] > d["inductor"]:
+                    worse[v].append(name)
+    out.append(
+        f"| **total, {n} masks all three pack** | +{tot['maskopt']} | +{tot['drop-in']} | +{tot['inductor']} | "
+        f"{_ratio(tot['maskopt'], tot['inductor'])} | {_ratio(tot['drop-in'], tot['inductor'])} |"
+    )
+    out.append("")
+    for v in worse:
+        out.append(f"Masks where {v} is above inductor: " + (", ".join(worse[v]) or "none") + ".")
     return "\n".join(out) + "\n"
 
 
@@ -312,7 +369,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     ap.add_argument("--jobs", type=int, default=2, help="compile subprocesses at once (default 2)")
     ap.add_argument("--only", nargs="+", metavar="NAME", help="corpus masks to measure")
-    ap.add_argument("--fa4", action="store_true", help="compile a few masks inside FA4's kernel")
+    ap.add_argument("--fa4", action="store_true", help="compile the FA4_MASKS inside FA4's kernel")
     ap.add_argument("--out", help="also write the table to this file")
     args = ap.parse_args(argv)
 
