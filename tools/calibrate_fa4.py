@@ -1,0 +1,160 @@
+"""Calibration of the CuTe word forms: a fixed set of keep-word forms, each
+compiled inside FA4's SM100 forward kernel and in the one-thread-per-row
+harness (sm_100a, no GPU), side by side.
+
+    python -m maskopt.tools.calibrate_fa4 [--jobs N] [--only FORM ...]
+
+FA4's kernel is the arbiter of code size (the harness is a fast proxy): the
+forms the CuTe target chooses (`maskopt.lowering.cute`) follow the FA4
+column, and test/sass-results.md records the run. Each form is one keep
+word written the way the target can print it, over `q` and `kv` (FA4's
+`q_idx[0]`, `kv_idx[0]`) and, for the aux forms, a per-batch int32 tensor
+`t` (`aux_tensors[0][b_idx[0]]`, shape (4,)). Deltas are over the
+one-operation mask_mod of `cute_compile.BASELINE_SOURCE` (FA4) and over the
+constant-0 scaffold (harness).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from maskopt.lowering.helpers import HELPERS
+
+ONES = "cutlass.Uint32(0xFFFFFFFF)"
+_Q, _KV, _T = "q_idx[0]", "kv_idx[0]", "aux_tensors[0][b_idx[0]]"
+
+
+def _bmsk(pos: str, width: str) -> str:
+    return HELPERS["bmsk_u32"].call(pos, width)
+
+
+def _shr(amount: str) -> str:
+    return f"utils.shr_u32({ONES}, cutlass.Uint32({amount}))"
+
+
+def _shl(amount: str) -> str:
+    return f"utils.shl_u32({ONES}, cutlass.Uint32({amount}))"
+
+
+#: name -> (what it keeps, the keep-word expression)
+FORMS: dict[str, tuple[str, str]] = {
+    # the causal prefix [0, q + 1 - kv)
+    "causal/bmsk-affine": (
+        "causal",
+        _bmsk("cutlass.Uint32(0)", f"(max((cutlass.Uint32({_Q}) + cutlass.Uint32(1)), cutlass.Uint32({_KV})) - cutlass.Uint32({_KV}))"),
+    ),
+    "causal/shr-amount": ("causal", _shr(f"max((cutlass.Int32(31) - ({_Q} - {_KV})), cutlass.Int32(0))")),
+    "causal/bmsk-two-clamps": (
+        "causal",
+        _bmsk("cutlass.Uint32(0)", f"cutlass.Uint32(min(max((min(({_Q} - {_KV}), cutlass.Int32(31)) + cutlass.Int32(1)), cutlass.Int32(0)), cutlass.Int32(32)))"),
+    ),
+    "causal/shr-max-then-min": ("causal", _shr(f"max(min((cutlass.Int32(31) - ({_Q} - {_KV})), cutlass.Int32(32)), cutlass.Int32(0))")),
+    "causal/shr-amount-kv": ("causal", _shr(f"max((({_KV} + cutlass.Int32(31)) - {_Q}), cutlass.Int32(0))")),
+    "causal/shr-two-clamps": (
+        "causal",
+        _shr(f"min(max((cutlass.Int32(31) - ({_Q} - {_KV})), cutlass.Int32(0)), cutlass.Int32(32))"),
+    ),
+    # a window [kv >= q - 100, kv <= q]: the range [q - 100 - kv, q + 1 - kv)
+    "window/bmsk": (
+        "window",
+        _bmsk(
+            f"cutlass.Uint32((max(({_Q} - {_KV}), cutlass.Int32(100)) - cutlass.Int32(100)))",
+            f"cutlass.Uint32(max((min(({_Q} - {_KV}), cutlass.Int32(31)) + cutlass.Int32(1)), (max(({_Q} - {_KV}), cutlass.Int32(100)) - cutlass.Int32(100))) - (max(({_Q} - {_KV}), cutlass.Int32(100)) - cutlass.Int32(100)))",
+        ),
+    ),
+    "window/shifts": (
+        "window",
+        f"({_shr(f'max((cutlass.Int32(31) - ({_Q} - {_KV})), cutlass.Int32(0))')} & "
+        f"{_shl(f'(max(({_Q} - {_KV}), cutlass.Int32(100)) - cutlass.Int32(100))')})",
+    ),
+    "window/shifts-two-clamps": (
+        "window",
+        f"({_shr(f'min(max((cutlass.Int32(31) - ({_Q} - {_KV})), cutlass.Int32(0)), cutlass.Int32(32))')} & "
+        f"{_shl(f'min((max(({_Q} - {_KV}), cutlass.Int32(100)) - cutlass.Int32(100)), cutlass.Int32(32))')})",
+    ),
+    # padding [0, t - kv)
+    "padding/bmsk": ("padding", _bmsk("cutlass.Uint32(0)", f"cutlass.Uint32(max((max({_T}, cutlass.Int32(0)) - {_KV}), cutlass.Int32(0)))")),
+    "padding/shr-amount": ("padding", _shr(
+        f"max(((cutlass.Int64({_KV}) - cutlass.Int64({_T})) + cutlass.Int64(32)), cutlass.Int64(0))"
+    )),
+    "padding/shr-two-clamps": (
+        "padding",
+        _shr(f"(cutlass.Int32(32) - min(max((max({_T}, cutlass.Int32(0)) - {_KV}), cutlass.Int32(0)), cutlass.Int32(32)))"),
+    ),
+    "padding/bmsk-two-clamps": (
+        "padding",
+        _bmsk("cutlass.Uint32(0)", f"cutlass.Uint32(min(max((max({_T}, cutlass.Int32(0)) - {_KV}), cutlass.Int32(0)), cutlass.Int32(32)))"),
+    ),
+    # a suffix [q - kv, 32) (kv >= q)
+    "suffix/shl": ("suffix", _shl(f"max(({_Q} - {_KV}), cutlass.Int32(0))")),
+    "suffix/shl-two-clamps": ("suffix", _shl(f"min(max(({_Q} - {_KV}), cutlass.Int32(0)), cutlass.Int32(32))")),
+    "suffix/bmsk": ("suffix", _bmsk(f"cutlass.Uint32(max(({_Q} - {_KV}), cutlass.Int32(0)))", "cutlass.Uint32(32)")),
+}
+
+
+def keeps(name: str, t):
+    """The mask_mod a form keeps (`t`: the per-batch tensor of the aux forms)."""
+    return {
+        "causal": lambda b, h, q, kv: kv <= q,
+        "window": lambda b, h, q, kv: (kv <= q) & (q - kv <= 100),
+        "padding": lambda b, h, q, kv: kv < t[b],
+        "suffix": lambda b, h, q, kv: kv >= q,
+    }[name]
+
+
+def form_source(expr: str) -> str:
+    """A mask_mod module whose keep word is `expr` (the template's names)."""
+    helpers = [h for name, h in HELPERS.items() if f"{name}(" in expr]
+    head = ["import cutlass", "import cutlass.cute as cute"]
+    if helpers:
+        head += ["from cutlass._mlir.dialects import llvm", "from cutlass.cutlass_dsl import T, dsl_user_op"]
+    head += ["from flash_attn.cute import utils", "", ""]
+    defs = "".join(h.definition() + "\n\n" for h in helpers)
+    body = (
+        "@cute.jit\n"
+        "def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):\n"
+        "    packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)\n"
+        f"    packed[0] = {expr}\n"
+        "    return packed.load()\n\n\n"
+        "mask_mod.__vec_size__ = 32\n"
+    )
+    return "\n".join(head) + defs + body
+
+
+def run(names: Sequence[str], jobs: int) -> str:
+    import torch
+
+    from maskopt.tools.bench_sass import SCAFFOLD_SOURCE, compile_jobs
+    from maskopt.tools.cute_compile import BASELINE_SOURCE
+
+    # only the forms that read `t` get an aux tensor (it changes FA4's kernel)
+    items = [(form_source(FORMS[n][1]), [(torch.int32, (4,))] if _T in FORMS[n][1] else []) for n in names]
+    fa4 = compile_jobs([(BASELINE_SOURCE, [])] + items, jobs=jobs, fa4=True)
+    harness = compile_jobs([(SCAFFOLD_SOURCE, [])] + items, jobs=jobs)
+    f0, h0 = fa4[0].sass_count, harness[0].sass_count
+    out = [
+        f"FA4 one-operation mask_mod: {f0} instructions; harness scaffold: {h0}.",
+        "",
+        "| form | keeps | FA4 delta | harness delta |",
+        "|---|---|---:|---:|",
+    ]
+    for n, f, h in zip(names, fa4[1:], harness[1:]):
+        fc = f"+{f.sass_count - f0}" if f.ok else "error"
+        hc = f"+{h.sass_count - h0}" if h.ok else "error"
+        out.append(f"| {n} | {FORMS[n][0]} | {fc} | {hc} |")
+    return "\n".join(out) + "\n"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m maskopt.tools.calibrate_fa4", description=__doc__.split("\n")[0])
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--only", nargs="+", metavar="FORM", choices=sorted(FORMS))
+    args = ap.parse_args(argv)
+    print(run(args.only or list(FORMS), args.jobs), end="")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
