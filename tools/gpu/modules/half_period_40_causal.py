@@ -38,7 +38,7 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     v_3 = (cutlass.Int32(31) - v_2)
     v_4 = max(v_3, cutlass.Int32(0))
     v_5 = max(v_1, v_4)
-    v_6 = utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_5))
+    v_6 = utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(min(v_5, cutlass.Int32(32))))
     v_7 = (cutlass.Int32(40) - v)
     v_8 = (cutlass.Int32(60) - v)
     v_9 = (cutlass.Int32(32) - v_4)

@@ -32,13 +32,14 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     """maskopt: mask.func @streaming_sink, packed keep word."""
     q = q_idx[0]
     kv = kv_idx[0]
-    v = bmsk_u32(cutlass.Uint32(0), cutlass.Uint32(max((cutlass.Int32(4) - kv), cutlass.Int32(0))))
+    v = (kv + cutlass.Int32(28))
+    v_1 = utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(min(v, cutlass.Int32(32))))
     base = max((q - cutlass.Int32(64)), kv)
     lo = (base - kv)
-    v_1 = bmsk_u32(cutlass.Uint32(lo), (max((cutlass.Uint32(q) + cutlass.Uint32(1)), cutlass.Uint32(base)) - cutlass.Uint32(base)))
-    v_2 = (v | v_1)
+    v_2 = bmsk_u32(cutlass.Uint32(lo), (max((cutlass.Uint32(q) + cutlass.Uint32(1)), cutlass.Uint32(base)) - cutlass.Uint32(base)))
+    v_3 = (v_1 | v_2)
     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
-    packed[0] = v_2
+    packed[0] = v_3
     return packed.load()
 
 
