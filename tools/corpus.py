@@ -218,7 +218,7 @@ def _check_result(out: torch.Tensor, n: int) -> torch.Tensor:
     return out.reshape(-1).expand(n) if out.numel() == 1 else out.reshape(n)
 
 
-class _ScalarPromotion(torch.overrides.TorchFunctionMode):
+class ScalarPromotion(torch.overrides.TorchFunctionMode):
     """
     Eager 0-dim type promotion under torch.vmap.
 
@@ -278,7 +278,7 @@ def reference_words(mask_mod, b, h, q, kv_base, *, chunk_words: int = 1 << 17) -
     ``TransformGetItemToIndex`` active, i.e. the same semantics as
     ``torch.nn.attention.flex_attention.create_mask`` (int32 arithmetic wraps
     exactly as in the kernel), with eager 0-dim type promotion (see
-    ``_ScalarPromotion``).  Returns int64 words in [0, 2^32).
+    ``ScalarPromotion``).  Returns int64 words in [0, 2^32).
     """
     from torch._dynamo._trace_wrapped_higher_order_op import TransformGetItemToIndex
 
@@ -292,7 +292,7 @@ def reference_words(mask_mod, b, h, q, kv_base, *, chunk_words: int = 1 << 17) -
     shifts = torch.arange(32, dtype=torch.int64)
     vm = torch.vmap(mask_mod, in_dims=(0, 0, 0, 0))
     out_words = []
-    with TransformGetItemToIndex(), _ScalarPromotion():
+    with TransformGetItemToIndex(), ScalarPromotion():
         for s in range(0, n, chunk_words):
             e = min(n, s + chunk_words)
             m = e - s

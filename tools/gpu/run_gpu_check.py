@@ -236,7 +236,10 @@ def move_closure_tensors(fn, device, _seen=None):
 
 
 def reference_words(mask_mod, b, h, q, kv_base, *, chunk_words=1 << 18):
-    """corpus.reference_words on b's device: bit L = mask_mod(b, h, q, kv_base + L)."""
+    """corpus.reference_words on b's device: bit L = mask_mod(b, h, q, kv_base + L),
+    with eager 0-dim type promotion (`corpus.ScalarPromotion`: without it,
+    vmap casts a captured int64 scalar such as `t[-1]` to int32, and four
+    fuzzed masks' references disagreed with the CPU fingerprints)."""
     import torch
     from torch._dynamo._trace_wrapped_higher_order_op import TransformGetItemToIndex
 
@@ -247,7 +250,7 @@ def reference_words(mask_mod, b, h, q, kv_base, *, chunk_words=1 << 18):
     shifts = torch.arange(32, dtype=torch.int64, device=dev)
     vm = torch.vmap(mask_mod, in_dims=(0, 0, 0, 0))
     outs = []
-    with TransformGetItemToIndex(), torch.device(dev):
+    with TransformGetItemToIndex(), _load_corpus().ScalarPromotion(), torch.device(dev):
         for s in range(0, n, chunk_words):
             e = min(n, s + chunk_words)
             m = e - s
