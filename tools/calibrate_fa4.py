@@ -24,6 +24,10 @@ from maskopt.lowering.helpers import HELPERS
 
 ONES = "cutlass.Uint32(0xFFFFFFFF)"
 _Q, _KV, _T = "q_idx[0]", "kv_idx[0]", "aux_tensors[0][b_idx[0]]"
+#: q + 768 wrapping like torch's int32 (summed in Int64, truncated)
+_ADD = f"cutlass.Int32((cutlass.Int64({_Q}) + cutlass.Int64(768)))"
+_H = f"cutlass.Uint32((cutlass.Int64(2147483647) - cutlass.Int64(max({_ADD}, cutlass.Int32(-1)))))"
+_K = "cutlass.Uint32(2147483616)"
 
 
 def _bmsk(pos: str, width: str) -> str:
@@ -87,6 +91,30 @@ FORMS: dict[str, tuple[str, str]] = {
         "padding",
         _bmsk("cutlass.Uint32(0)", f"cutlass.Uint32(min(max((max({_T}, cutlass.Int32(0)) - {_KV}), cutlass.Int32(0)), cutlass.Int32(32)))"),
     ),
+    # bottom-right causal [0, q + 769 - kv), with torch's wrapping int32 q + 768
+    "bottom_right/bmsk-i64": (
+        "bottom_right",
+        _bmsk("cutlass.Uint32(0)", f"cutlass.Uint32(((cutlass.Int64(max({_ADD}, ({_KV} - cutlass.Int32(1)))) - cutlass.Int64({_KV})) + cutlass.Int64(1)))"),
+    ),
+    "bottom_right/shr-kv-relative": (
+        "bottom_right",
+        _shr(f"max((({_KV} + cutlass.Int32(31)) - max({_ADD}, ({_KV} - cutlass.Int32(1)))), cutlass.Int32(0))"),
+    ),
+    "bottom_right/bmsk-min": (
+        "bottom_right",
+        _bmsk("cutlass.Uint32(0)", f"cutlass.Uint32((min((max({_ADD}, ({_KV} - cutlass.Int32(1))) - {_KV}), cutlass.Int32(31)) + cutlass.Int32(1)))"),
+    ),
+    # the amount clip(kv + 31 - add, 0, 32) as an unsigned offset: h = 2^31 - 1
+    # - max(add, -1) is in [0, 2^31] (lane-uniform), u = kv + h in [0, 2^32 -
+    # 32] is exact in Uint32, and the amount is max(u, K) - K, K = 2^31 - 32
+    "bottom_right/shr-unsigned-offset": (
+        "bottom_right",
+        _shr(f"(max((cutlass.Uint32({_KV}) + {_H}), {_K}) - {_K})"),
+    ),
+    "bottom_right/shr-unsigned-offset-min": (
+        "bottom_right",
+        _shr(f"min((max((cutlass.Uint32({_KV}) + {_H}), {_K}) - {_K}), cutlass.Uint32(32))"),
+    ),
     # a suffix [q - kv, 32) (kv >= q)
     "suffix/shl": ("suffix", _shl(f"max(({_Q} - {_KV}), cutlass.Int32(0))")),
     "suffix/shl-two-clamps": ("suffix", _shl(f"min(max(({_Q} - {_KV}), cutlass.Int32(0)), cutlass.Int32(32))")),
@@ -101,6 +129,7 @@ def keeps(name: str, t):
         "window": lambda b, h, q, kv: (kv <= q) & (q - kv <= 100),
         "padding": lambda b, h, q, kv: kv < t[b],
         "suffix": lambda b, h, q, kv: kv >= q,
+        "bottom_right": lambda b, h, q, kv: q + 768 >= kv,
     }[name]
 
 

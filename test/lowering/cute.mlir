@@ -493,10 +493,11 @@ mask.func @chunked_causal {
 // -----
 
 // Bottom-right causal, q + 768 >= kv with the int32 q + 768 wrapping like
-// torch's: fold-intervals guards the upper bound as min(max(q', -1) - kv, 31) + 1;
-// the guards only keep the i32 ops exact, so the word is bmsk of the width
-// max(q', kv - 1) - kv + 1, which reaches 2^31 (q' = 2^31 - 1, kv = 0): it is
-// computed in Int64 and converted to Uint32, with no clamp at 0 or 31.
+// torch's: fold-intervals guards the upper bound as min(max(q', -1) - kv, 31) + 1.
+// The width max(q', kv - 1) - kv + 1 reaches 2^31 (q' = 2^31 - 1, kv = 0), so
+// the word is a right shift by the amount kv + 31 - max(q', -1) as an
+// unsigned offset: h = 2^31 - 1 - max(q', -1) in [0, 2^31], kv + h exact in
+// Uint32, the amount max(kv + h, 2^31 - 32) - (2^31 - 32) (no op wraps).
 mask.func @bottom_right_causal {
 ^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
   %c768 = arith.constant 768 : i32
@@ -508,9 +509,9 @@ mask.func @bottom_right_causal {
 // CHECK:      """maskopt: mask.func @bottom_right_causal, packed keep word."""
 // CHECK-NEXT:     q = q_idx[0]
 // CHECK-NEXT:     kv = kv_idx[0]
-// CHECK-NEXT:     yk = (kv - cutlass.Int32(1))
-// CHECK:          [[S:[a-z_0-9]+]] = cutlass.Int32({{.*}})
-// CHECK-NEXT:     {{[a-z_0-9]+}} = bmsk_u32(cutlass.Uint32(0), cutlass.Uint32(((cutlass.Int64(max([[S]], yk)) - cutlass.Int64(kv)) + cutlass.Int64(1))))
+// CHECK:          [[QM:[a-z_0-9]+]] = max(s, cutlass.Int32(-1))
+// CHECK-NEXT:     h = cutlass.Uint32((cutlass.Int64(2147483647) - cutlass.Int64([[QM]])))
+// CHECK-NEXT:     {{[a-z_0-9]+}} = utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32((max((cutlass.Uint32(kv) + h), cutlass.Uint32(2147483616)) - cutlass.Uint32(2147483616))))
 // CHECK-NEXT:     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
 // CHECK-NEXT:     packed[0] =
 

@@ -229,10 +229,11 @@ def test_wrapping_int32_chain_matches_eager_at_the_wrap():
 @pytest.mark.parametrize("offset", [1, 31, 768, 2**30, 2**31 - 1])
 @pytest.mark.parametrize("strict", [False, True])
 def test_offset_causal_at_the_int32_wrap(offset, strict):
-    """`q + c >= kv` with torch's wrapping int32 `q + c`: the guarded prefix
-    bmsk(0, max(q', kv - k) - kv + k), whose width reaches 2^31 at the wrap
-    point (q' = 2^31 - 1, kv = 0), is exact on both sides of the wrap and at
-    the ends of kv's range (the emulator fails on any Int32 overflow)."""
+    """`q + c >= kv` with torch's wrapping int32 `q + c`: the guarded prefix,
+    whose width reaches 2^31 at the wrap point (q' = 2^31 - 1, kv = 0), a
+    right shift by the unsigned offset amount max(kv + h, 2^31 - 32) -
+    (2^31 - 32), h = 2^31 - k - max(q', -1), is exact on both sides of the
+    wrap and at the ends of kv's range (the emulator fails on any overflow)."""
     import maskopt
 
     def offset_causal(b, h, q_idx, kv_idx):
@@ -242,7 +243,7 @@ def test_offset_causal_at_the_int32_wrap(offset, strict):
     result = maskopt.compile_mask(offset_causal)
     assert result.packed
     if offset == 768 and not strict:
-        assert "cutlass.Int64(max(" in result.cute_source, result.cute_source  # the guarded form
+        assert "cutlass.Uint32(2147483616)" in result.cute_source, result.cute_source  # the offset form
     wrap = 2**31 - offset  # the first q where q + c wraps
     qs = sorted({max(q, 0) for q in (0, 1, 40, wrap - 2, wrap - 1, wrap, wrap + 1, 2**31 - 1)} - {2**31})
     kvs = [0, 1, 2, 31, 32, 33, 2**31 - 70, 2**31 - 33, 2**31 - 32]
@@ -845,3 +846,29 @@ def test_unsupported_unsigned_uses_are_clear_errors(fn, message):
 
     with pytest.raises((FXImportError, MaskTraceError), match=message):
         maskopt.compile_mask(fn)
+
+
+def test_inductor_bottom_right_causal_ignores_the_int32_wrap():
+    """`q + 768 >= kv` with torch's wrapping int32 `q + 768`: for q >= 2^31 - 768
+    the sum is negative and eager torch keeps no lane. Inductor's intervals keep
+    every lane there, and its kernel's Int32 sum `769 + q` overflows from
+    q = 2^31 - 769 on (the CPU emulator refuses it); maskopt's words are exact.
+    This is the counter-example that lets maskopt's exact form cost more than
+    inductor's in FA4's kernel (issue 17; test/sass-results.md)."""
+    from maskopt.lowering.cute_emulator import EmulatedUB
+    from maskopt.tools.bench_sass import inductor_source
+
+    fn = corpus.get_case("bottom_right_causal").make()
+    traced = __import__("maskopt.lowering.trace", fromlist=["x"]).trace_mask_mod(fn)
+    intervals = corpus.inductor_select(traced)
+    q = torch.tensor([100, 2**31 - 769, 2**31 - 768, 2**31 - 1], dtype=torch.int32)
+    kv = torch.tensor([0, 0, 0, 2**31 - 32], dtype=torch.int32)
+    z = torch.zeros(4, dtype=torch.int32)
+    ref = corpus.reference_words(fn, z, z, q, kv)
+    assert ref.tolist() == [0xFFFFFFFF, 0xFFFFFFFF, 0, 0]
+    theirs = corpus.inductor_interval_words(intervals, traced.aux_tensors, z, z, q, kv)
+    assert theirs.tolist() == [0xFFFFFFFF] * 4
+    with pytest.raises(EmulatedUB, match="Int32 overflow"):
+        cute_emulator.load_module(inductor_source(intervals, 0)).keep_words(z, z, q, kv)
+    result = __import__("maskopt").compile_mask(fn)
+    assert torch.equal(cute_emulator.load_module(result.cute_source).keep_words(z, z, q, kv), ref)
