@@ -372,3 +372,23 @@ def test_uninstall_restores_inductor():
         mi.uninstall()
     assert (ffa.select_packed_mask_intervals, ffa.get_flex_flash_fwd_configs) == before
     assert imp.select_packed_mask_intervals is before[0]
+
+
+def _always_true(b, h, q_idx, kv_idx):
+    return (q_idx - kv_idx) <= q_idx  # kv >= 0 and no wrap: every lane
+
+
+def test_a_mask_proven_full_is_one_all_ones_word():
+    """Torch 2.13 packs `q - kv <= q` (a run [-kv, 32)); maskopt proves it keeps
+    every lane. Returning None there (as for the constant True graph) would put
+    the installed drop-in on the per-lane path where inductor packs: it is one
+    all-ones word instead, and the literal constant True stays None."""
+    traced = trace_mask_mod(_always_true)
+    assert corpus.inductor_select(traced) is not None
+    elements = mi.select_packed_mask_intervals(traced.graph_module)
+    assert [e.keep_mask_expr() for e in elements] == ["cutlass.Uint32(0xffffffff)"]
+    b, h, q, kv = (torch.tensor(x, dtype=torch.int32) for x in ([0, 1], [0, 2], [0, 2**31 - 1], [0, 2**31 - 32]))
+    words = dropin_words(elements, 0, b, h, q, kv)
+    assert torch.equal(words, corpus.reference_words(_always_true, b, h, q, kv))
+    noop = trace_mask_mod(corpus.get_case("full").make())
+    assert mi.select_packed_mask_intervals(noop.graph_module) is None

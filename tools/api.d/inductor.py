@@ -18,9 +18,13 @@ for a packed form of the mask_mod graph; its template
 `select_packed_mask_intervals` here has the same contract, with maskopt's
 compiler behind it:
 
-- It returns None when the mask does not pack (within 8 runs), keeps every
-  lane, or uses something it cannot render; `()` when it keeps no lane; else
-  a tuple of elements whose `keep_mask_expr()`s OR to the keep word.
+- It returns None when the mask does not pack (within 8 runs), is the
+  constant True (as inductor does), or uses something it cannot render; `()`
+  when it keeps no lane; else a tuple of elements whose `keep_mask_expr()`s
+  OR to the keep word. A mask that maskopt proves keeps every lane without
+  being the constant True (`q_idx - kv_idx <= q_idx`) is one all-ones word
+  element: inductor packs such a mask, so the drop-in must not leave it
+  per-lane.
 - Each element's `keep_mask_expr()` is a CuTe expression for a 32-bit keep
   word using only the template's names: `b_idx[0]`, `h_idx[0]`, `q_idx[0]`,
   `kv_idx[0]` (Int32 vectors), `aux_tensors[i]`, `cutlass`, `utils`
@@ -186,8 +190,8 @@ def select_packed_mask_intervals(
     maskopt's packed form of an inductor mask_mod graph, or None.
 
     Same contract as torch inductor's function of that name (see the module
-    doc): None when the graph does not pack into at most 8 runs, keeps every
-    lane, or cannot be rendered; else a tuple of elements whose
+    doc): None when the graph does not pack into at most 8 runs, is the
+    constant True, or cannot be rendered; else a tuple of elements whose
     `keep_mask_expr()`s OR to the keep word (`()`: no lane kept).
     """
     import sympy
@@ -202,7 +206,7 @@ def select_packed_mask_intervals(
     outputs = [n for n in nodes if n.op == "output"]
     if len(placeholders) < 4 or len(outputs) != 1:
         return None
-    if not isinstance(outputs[0].args[0], torch.fx.Node):
+    if not isinstance(outputs[0].args[0], torch.fx.Node) or _keeps_every_lane_literally(outputs[0].args[0]):
         return None
     aux_placeholders = placeholders[4:]
     buffers = list(other_buffers)[: len(aux_placeholders)]
@@ -269,6 +273,22 @@ def _compile(gm: Any):
     return maskopt.compile_mask(gm, max_intervals=MAX_INTERVALS)
 
 
+_ONES = "cutlass.Uint32(0xffffffff)"
+
+
+def _keeps_every_lane_literally(node: Any) -> bool:
+    """The graph's result is the constant True (`aten.full(..., True)`), where
+    inductor's own analysis returns None too (its per-lane path is `True`)."""
+    import torch
+
+    return (
+        node.op == "call_function"
+        and node.target is torch.ops.aten.full.default
+        and len(node.args) > 1
+        and node.args[1] is True
+    )
+
+
 def _elements(func, scalar_args, scalar_exprs, symbol_codes):
     """Split the packed word of `func` into template elements."""
     import io
@@ -289,8 +309,6 @@ def _elements(func, scalar_args, scalar_exprs, symbol_codes):
     c = const_evaluate_operand(v)
     if c is not None:
         c %= 1 << 32
-        if c == 0xFFFFFFFF:
-            return None
         return () if c == 0 else (word(f"cutlass.Uint32({c:#x})"),)
     assert isinstance(v.owner, interval.KeepWordOp)
     s = v.owner.set
@@ -299,7 +317,7 @@ def _elements(func, scalar_args, scalar_exprs, symbol_codes):
     for p in parts:
         op = p.owner
         if isinstance(op, interval.FullOp):
-            return None
+            return (word(_ONES),)
         if isinstance(op, interval.EmptyOp):
             continue
         code = check_nesting(printer.expr(p))
@@ -317,8 +335,8 @@ def _elements(func, scalar_args, scalar_exprs, symbol_codes):
             )
         else:
             elements.append(word(code))
-    if len(elements) == 1 and elements[0].is_full():
-        return None
+    if any(e.is_full() for e in elements):
+        return (word(_ONES),)
     return tuple(elements)
 
 
