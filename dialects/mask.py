@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
+    DenseArrayBase,
     I1,
     I32,
     I64,
@@ -125,6 +126,10 @@ class FloorModOpHasCanonicalizationPatterns(HasCanonicalizationPatternsTrait):
         return (FloorModConstantFold(), FloorModByOne())
 
 
+#: the bound of an index with no `domain` bound: every int32 >= 0
+DOMAIN_UNBOUNDED = 2**31
+
+
 @irdl_op_definition
 class FuncOp(IRDLOperation):
     """
@@ -138,10 +143,22 @@ class FuncOp(IRDLOperation):
     the first KV index of the 32-lane window. `unpacked` records why
     `fold-intervals` could not pack it.
 
+    `domain` (optional) bounds the index arguments: `array<i64: B, H, Q, KV>`
+    means b < B, h < H, q_idx < Q and a window start kv < KV (each in
+    [1, 2^31]; 2^31 is no bound). The keep word is exact for every lane of
+    such a window (kv_idx up to KV + 30); value ranges start from it, so
+    clamps and i64 paths that it rules out disappear. Without it the domain
+    is the whole int32 range of the contract (kv + 31 < 2^31).
+
     Example:
 
     ```mlir
     mask.func @causal {
+    ^bb0(%b : i32, %h : i32, %q_idx : i32, %kv_idx : i32):
+      %ge = arith.cmpi sge, %q_idx, %kv_idx : i32
+      mask.yield %ge : i1
+    }
+    mask.func @bounded domain array<i64: 8, 16, 32768, 32768> {
     ^bb0(%b : i32, %h : i32, %q_idx : i32, %kv_idx : i32):
       %ge = arith.cmpi sge, %q_idx, %kv_idx : i32
       mask.yield %ge : i1
@@ -154,6 +171,7 @@ class FuncOp(IRDLOperation):
     sym_name = prop_def(SymbolNameConstraint())
     kv_window = opt_prop_def(UnitAttr)
     unpacked = opt_prop_def(StringAttr)
+    domain = opt_prop_def(Attribute)  # a DenseArrayBase (see verify_), printed whole
     body = region_def("single_block")
 
     traits = traits_def(
@@ -164,7 +182,7 @@ class FuncOp(IRDLOperation):
 
     assembly_format = (
         "$sym_name (`window` $kv_window^)? (`unpacked` $unpacked^)? "
-        "attr-dict-with-keyword $body"
+        "(`domain` $domain^)? attr-dict-with-keyword $body"
     )
 
     def __init__(
@@ -204,6 +222,21 @@ class FuncOp(IRDLOperation):
         return [a for a in self.block.args[4:] if not isinstance(a.type, TensorType)]
 
     @property
+    def domain_bounds(self) -> tuple[int, int, int, int]:
+        """(B, H, Q, KV): exclusive upper bounds of b, h, q_idx and the window
+        start kv (2^31 each without a `domain`)."""
+        if self.domain is None:
+            return (DOMAIN_UNBOUNDED,) * 4
+        return tuple(self.domain.get_values())  # type: ignore[return-value]
+
+    def set_domain(self, bounds: Sequence[int] | None) -> None:
+        """Set (or, with None or no bound below 2^31, drop) the `domain`."""
+        if bounds is None or all(x >= DOMAIN_UNBOUNDED for x in bounds):
+            self.domain = None
+        else:
+            self.domain = DenseArrayBase.from_list(i64, [min(int(x), DOMAIN_UNBOUNDED) for x in bounds])
+
+    @property
     def is_windowed(self) -> bool:
         return self.kv_window is not None
 
@@ -219,6 +252,16 @@ class FuncOp(IRDLOperation):
         return self.yield_op.value.type == i32
 
     def verify_(self) -> None:
+        if self.domain is not None:
+            ok = isinstance(self.domain, DenseArrayBase) and self.domain.get_element_type() == i64
+            bounds = self.domain.get_values() if ok else ()
+            if not ok or len(bounds) != 4 or not all(
+                1 <= x <= DOMAIN_UNBOUNDED for x in bounds
+            ):
+                raise VerifyException(
+                    f"mask.func @{self.sym_name.data}: domain must be array<i64: B, H, Q, KV> "
+                    f"with each bound in [1, 2^31], got {self.domain}"
+                )
         args = self.block.args
         if len(args) < 4:
             raise VerifyException(

@@ -74,6 +74,11 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return SimplifyIntervalsPass
 
+    def get_set_domain():
+        from maskopt.passes.domain import SetDomainPass
+
+        return SetDomainPass
+
     def get_pack_mask():
         from maskopt.passes.pipeline import PackMaskPass
 
@@ -83,6 +88,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "canonicalize": get_canonicalize,
         "cse": get_cse,
         "dce": get_dce,
+        "set-domain": get_set_domain,
         "lane-affine": get_lane_affine,
         "fold-intervals": get_fold_intervals,
         "simplify-intervals": get_simplify_intervals,

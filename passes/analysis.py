@@ -166,11 +166,15 @@ def _int_operands(value: SSAValue) -> tuple[SSAValue, ...]:
 def index_arg_ranges(func: mask.FuncOp) -> dict[SSAValue, Range]:
     """Ranges of the four index arguments of `func` over the domain."""
     b, h, q, kv = func.index_args
-    kv_hi = INT32_MAX - (LANES - 1) if func.is_windowed else INT32_MAX
+    B, H, Q, KV = func.domain_bounds
+    # a window starts at kv < KV (kv + 31 < 2^31), and its lanes reach KV + 30
+    kv_hi = min(KV - 1, INT32_MAX - (LANES - 1))
+    if not func.is_windowed:
+        kv_hi = min(kv_hi + LANES - 1, INT32_MAX)
     return {
-        b: Range(0, INT32_MAX),
-        h: Range(0, INT32_MAX),
-        q: Range(0, INT32_MAX),
+        b: Range(0, B - 1),
+        h: Range(0, H - 1),
+        q: Range(0, Q - 1),
         kv: Range(0, kv_hi),
     }
 

@@ -357,6 +357,14 @@ class MaskOptMain(xDSLOptMain):
             "the imported or parsed IR)",
         )
         arg_parser.add_argument(
+            "--domain",
+            default=None,
+            metavar="'b<B,h<H,q<Q,kv<KV'",
+            help="the index domain the kernel calls the mask in (any subset, "
+            "exclusive bounds): runs the set-domain pass first, so value ranges "
+            "start from it (e.g. --domain 'q<32768,kv<32768')",
+        )
+        arg_parser.add_argument(
             "--no-remarks",
             default=False,
             action="store_true",
@@ -380,6 +388,16 @@ class MaskOptMain(xDSLOptMain):
                 self.args.passes = "pack-mask"
         from maskopt.passes.pipeline import parse_pipeline_spec
 
+        if self.args.domain is not None:
+            from maskopt.passes.domain import DOMAIN_NAMES, DomainError, domain_bounds
+
+            try:
+                bounds = domain_bounds(self.args.domain)
+            except DomainError as e:
+                raise MaskOptUsageError(f"invalid --domain '{self.args.domain}': {e}") from None
+            opts = " ".join(f"{n}={v}" for n, v in zip(DOMAIN_NAMES, bounds) if v < 2**31)
+            first = f"set-domain{{{opts}}}" if opts else "set-domain"
+            self.args.passes = f"{first},{self.args.passes}" if self.args.passes else first
         try:
             parsed = parse_pipeline_spec(self.available_passes, self.args.passes)
         except Exception as e:  # malformed (PipelineSyntaxError), unknown pass or option

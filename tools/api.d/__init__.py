@@ -397,6 +397,7 @@ def compile_mask(
     name: str | None = None,
     pipeline: PipelineLike | None = None,
     callback: PassCallback | None = None,
+    domain: Any = None,
 ) -> CompiledMask:
     """
     Compile a mask_mod into a CuTe keep-mask module.
@@ -411,7 +412,12 @@ def compile_mask(
     without metadata.
 
     `max_intervals` bounds the lane runs of a packed word (the `pack-mask`
-    option). `pipeline` replaces `pack-mask` (a `-p` spec, passes or a
+    option). `domain` states where the kernel calls the mask: exclusive
+    bounds of b, h, q_idx and the window start kv, as a mapping
+    (`{"q": 32768, "kv": 32768}`), a sequence `(B, H, Q, KV)` (None: no
+    bound) or the text `'q<32768,kv<32768'` (`maskopt.passes.domain`); the
+    word is then exact for every lane of every window inside it, and value
+    ranges start from it. Without it the domain is the whole int32 contract. `pipeline` replaces `pack-mask` (a `-p` spec, passes or a
     `Pipeline`); `callback(pass_, module)` runs after every pass.
 
     Returns a `CompiledMask`: the packed flag, the reason when it did not pack
@@ -421,10 +427,10 @@ def compile_mask(
     `maskopt.lowering`) when the mask cannot be traced or imported.
     """
     with gc_paused():
-        return _compile_mask(mask_mod, aux_tensors, max_intervals, name, pipeline, callback)
+        return _compile_mask(mask_mod, aux_tensors, max_intervals, name, pipeline, callback, domain)
 
 
-def _compile_mask(mask_mod, aux_tensors, max_intervals, name, pipeline, callback) -> CompiledMask:
+def _compile_mask(mask_mod, aux_tensors, max_intervals, name, pipeline, callback, domain=None) -> CompiledMask:
     import torch.fx
     from xdsl.dialects.builtin import ModuleOp
 
@@ -448,6 +454,11 @@ def _compile_mask(mask_mod, aux_tensors, max_intervals, name, pipeline, callback
         aux = list(traced.aux_tensors)
         func_name = traced.name
     from maskopt.passes.remarks import collect_remarks, function_remarks
+
+    if domain is not None:
+        from maskopt.passes.domain import DOMAIN_NAMES, SetDomainPass, domain_bounds
+
+        SetDomainPass(**dict(zip(DOMAIN_NAMES, domain_bounds(domain)))).apply(None, module)
 
     passes = Pipeline.pack_mask(max_intervals) if pipeline is None else Pipeline.of(pipeline)
     # A custom pipeline is verified after every pass (a failure names the
