@@ -450,9 +450,29 @@ class _Folder:
             if side == "hi":
                 # An upper bound as `32 - A`, A = 32 - bound clamped at 0: the
                 # CuTe target shifts by A directly (`kv + 31 - q` for causal
-                # needs no overflow clamp where `q - kv + 1` does).
-                for cost, emit_a in self.amount_plans(u, sign, k, _least(plans)):
-                    plans.append((cost, lambda emit_a=emit_a: self.from_amount(emit_a())))
+                # needs no overflow clamp where `q - kv + 1` does). On equal
+                # cost the amount wins for a bound over index arguments only,
+                # kv and another (`q - kv + c`): FA4's kernel counts causal +37 as a shift by
+                # its amount, +65 as a bmsk of its width (`python -m
+                # maskopt.tools.calibrate_fa4`), the bmsk a stated domain that
+                # makes `q - kv + 1` exact would otherwise pick. (Over an aux
+                # value or a wrapped sum the bmsk is cheaper there: padding
+                # +87 against +136, bottom-right causal +43 against +101,
+                # prefix LM's `128 - kv` +65 against +117.)
+                form = self.forms.of(u)
+                first = (
+                    form is not None
+                    and len(form.terms) > 1
+                    and all(a in self.func.index_args for a, _ in form.terms)
+                )
+                beat = _least(plans)
+                if first and beat is not None:
+                    beat += 1
+                amounts = [
+                    (cost, lambda emit_a=emit_a: self.from_amount(emit_a()))
+                    for cost, emit_a in self.amount_plans(u, sign, k, beat)
+                ]
+                plans = amounts + plans if first else plans + amounts
             if not plans:
                 # No form computes the clipped bound without overflow (say
                 # an i64 u whose constant leaves i32 and whose range is too

@@ -8,7 +8,9 @@
 
 // set-domain states the index domain as mask.func's `domain`; value ranges
 // start from it. Bottom-right causal, `q + 768 >= kv`: with q < 2^15 the
-// int32 sum cannot wrap, so its run is q - kv + 769 with no guard clamps.
+// int32 sum cannot wrap, so its run ends at 32 - max(-737 - (q - kv), 0), the
+// shift amount of the run q - kv + 769 (FA4's cheapest prefix form), with no
+// guard against the wrap.
 
 mask.func @bottom_right_causal {
 ^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
@@ -24,11 +26,14 @@ mask.func @bottom_right_causal {
 // CHECK-LABEL: mask.func @bottom_right_causal window domain array<i64: 2147483648, 2147483648, 32768, 32768> {
 // CHECK-NEXT:  ^bb0(%b: i32, %h: i32, %q: i32, %kv: i32):
 // CHECK-NEXT:    %0 = arith.subi %q, %kv : i32
-// CHECK-NEXT:    %1 = arith.constant 769 : i32
-// CHECK-NEXT:    %2 = arith.addi %0, %1 : i32
+// CHECK-NEXT:    %1 = arith.constant -737 : i32
+// CHECK-NEXT:    %2 = arith.subi %1, %0 : i32
 // CHECK-NEXT:    %3 = arith.constant 0 : i32
-// CHECK-NEXT:    %4 = interval.range %3, %2 : i32
-// CHECK-NEXT:    %keep = interval.keep_word %4 : i32
+// CHECK-NEXT:    %4 = arith.maxsi %2, %3 : i32
+// CHECK-NEXT:    %5 = arith.constant 32 : i32
+// CHECK-NEXT:    %6 = arith.subi %5, %4 : i32
+// CHECK-NEXT:    %7 = interval.range %3, %6 : i32
+// CHECK-NEXT:    %keep = interval.keep_word %7 : i32
 // CHECK-NEXT:    mask.yield %keep : i32
 
 // Without a domain the sum wraps for q >= 2^31 - 768: guarded in i64.
