@@ -10,7 +10,8 @@ aux order of the cached one (found by position in the walk).
 
 Tensors the compile did not take as aux tensors (unused, or folded into the
 code) are stored by value and compared on a hit: a different value misses.
-An object the walk cannot key (an arbitrary class instance) makes the
+An object with a `__maskopt_cache_key__` attribute is keyed by it. An
+object the walk cannot key (an arbitrary class instance) makes the
 mask_mod uncacheable: it is compiled on every call.
 """
 
@@ -43,6 +44,9 @@ def _key(obj: Any, tensors: list[torch.Tensor], seen: dict[int, int], depth: int
         seen[id(obj)] = len(tensors)
         tensors.append(obj)
         return ("T", str(obj.dtype), tuple(obj.shape), str(obj.device))
+    own = getattr(obj, "__maskopt_cache_key__", None)
+    if own is not None:  # e.g. a GraphModule that lowering.specialize rewrote
+        return ("K", own)
     if isinstance(obj, (torch.dtype, torch.device)):
         return ("D", str(obj))
     if isinstance(obj, types.ModuleType):
