@@ -1,0 +1,246 @@
+"""`create_block_mask` from maskopt's packed form: torch's BlockMask, exactly.
+
+torch's `create_block_mask` evaluates the mask_mod at every (b, h, q, kv)
+(`create_mask`), pads the `[B, H, Q_LEN, KV_LEN]` bool tensor with False up
+to whole blocks, sums each block and calls a block *full* when all its
+`Q_BLOCK x KV_BLOCK` elements are kept (so a block cut by Q_LEN or KV_LEN is
+never full) and *partial* when some but not all are. It then orders the
+dense block tables with a stable descending argsort (`_dense_to_ordered`:
+the listed blocks ascending, then the others ascending) and builds the
+BlockMask with `BlockMask.from_kv_blocks`, which derives the q-side tables.
+
+Here the block tables come from keep words instead: the mask_mod is
+compiled once (`maskopt.compile_mask`, cached per code and closure
+metadata), and its packed keep words are evaluated for chunks of whole
+q-block rows (`lowering.keep_words.GridWords`: one int64 per 32 kv per row,
+the words past KV_LEN cleared, the rows past Q_LEN absent). A block is full
+iff the minimum of its words is 0xFFFFFFFF, empty iff their maximum is 0.
+The dense tables then go through the same torch functions as torch's own
+(`_create_sparse_block_from_block_mask`), so the ordered tensors and the
+q-side tensors are torch's for the same dense tables.
+
+Whenever this path cannot be exact (a per-lane mask, a KV block size that is
+not a multiple of 32, an i32 result out of range, an op the word evaluator
+lacks, an index error), it falls back to torch's `create_block_mask`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import torch
+
+from maskopt.lowering.keep_words import GridUnsupported, GridWords, IndexWrap
+from maskopt.lowering.mask_cache import MaskCache
+
+__all__ = ["BlockMaskBuild", "build_block_mask", "create_block_mask", "block_tables", "CACHE"]
+
+_WORD = (1 << 32) - 1
+
+#: Compiles of Python mask_mods, keyed on their code and closure metadata.
+CACHE = MaskCache()
+
+#: Words evaluated at once (a chunk of whole q-block rows): 2^22 int64 words
+#: (32 MiB a tensor) cover 2^27 (q, kv) pairs.
+DEFAULT_CHUNK_WORDS = 1 << 22
+
+
+@dataclass
+class BlockMaskBuild:
+    """What `build_block_mask` did."""
+
+    block_mask: Any
+    """The torch `BlockMask`."""
+    path: str
+    """"packed" (keep words of the compiled mask), "specialized" (keep words of
+    a mask over derived tensors, see `lowering.specialize`) or "torch" (torch's
+    own create_block_mask)."""
+    reason: str | None = None
+    """Why torch's create_block_mask was used (path "torch")."""
+    remarks: list[Any] = field(default_factory=list)
+    """`maskopt.Remark`s: why the mask did not pack or was not specialized."""
+    cache_hit: bool = False
+    """The compile came from the cache."""
+
+
+def _compile_mask(fn: Callable) -> Any:
+    import maskopt
+
+    return maskopt.compile_mask(fn)
+
+
+def block_tables(
+    grid: GridWords,
+    aux_tensors: tuple[torch.Tensor, ...],
+    B: int,
+    H: int,
+    Q_LEN: int,
+    KV_LEN: int,
+    Q_BLOCK: int,
+    KV_BLOCK: int,
+    device: torch.device,
+    chunk_words: int = DEFAULT_CHUNK_WORDS,
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """(partial, full): int8 `[B, H, ceil(Q_LEN/Q_BLOCK), ceil(KV_LEN/KV_BLOCK)]`
+    tables of the blocks with some but not all, resp. all, elements kept."""
+    if KV_BLOCK % 32:
+        raise GridUnsupported(f"KV block size {KV_BLOCK} is not a multiple of 32")
+    nq = -(-Q_LEN // Q_BLOCK)
+    nkv = -(-KV_LEN // KV_BLOCK)
+    wpb = KV_BLOCK // 32
+    n_words = -(-KV_LEN // 32)
+    kv_base = torch.arange(n_words, device=device, dtype=torch.int64) * 32
+    col_mask = torch.full((1, n_words), _WORD, dtype=torch.int64, device=device)
+    if KV_LEN % 32:
+        col_mask[0, -1] = (1 << (KV_LEN % 32)) - 1
+    pad_words = nkv * wpb - n_words
+    blocks_per_chunk = max(1, chunk_words // (Q_BLOCK * nkv * wpb))
+    Bv = B if grid.reads_b else 1
+    Hv = H if grid.reads_h else 1
+    partial = torch.zeros(Bv, Hv, nq, nkv, dtype=torch.int8, device=device)
+    full = torch.zeros(Bv, Hv, nq, nkv, dtype=torch.int8, device=device)
+    for b in range(Bv):
+        for h in range(Hv):
+            for qb0 in range(0, nq, blocks_per_chunk):
+                qb1 = min(nq, qb0 + blocks_per_chunk)
+                q = torch.arange(qb0 * Q_BLOCK, min(qb1 * Q_BLOCK, Q_LEN), device=device)
+                w = grid.words(b, h, q, kv_base, aux_tensors) & col_mask
+                pad_rows = (qb1 - qb0) * Q_BLOCK - q.numel()
+                if pad_rows or pad_words:
+                    w = torch.nn.functional.pad(w, (0, pad_words, 0, pad_rows))
+                w = w.reshape(qb1 - qb0, Q_BLOCK, nkv, wpb)
+                lo = w.amin(dim=(1, 3))
+                hi = w.amax(dim=(1, 3))
+                is_full = lo == _WORD
+                full[b, h, qb0:qb1] = is_full.to(torch.int8)
+                partial[b, h, qb0:qb1] = ((hi != 0) & ~is_full).to(torch.int8)
+    if Bv != B or Hv != H:
+        partial = partial.expand(B, H, nq, nkv).contiguous()
+        full = full.expand(B, H, nq, nkv).contiguous()
+    return partial, full
+
+
+def _block_sizes(BLOCK_SIZE) -> tuple[int, int]:
+    if isinstance(BLOCK_SIZE, int):
+        return BLOCK_SIZE, BLOCK_SIZE
+    return tuple(BLOCK_SIZE)  # type: ignore[return-value]
+
+
+def _torch_create_block_mask(mask_mod, B, H, Q_LEN, KV_LEN, device, BLOCK_SIZE, _compile,
+                             separate_full_blocks, compute_dq_write_order, dq_kv_order):
+    from torch.nn.attention.flex_attention import create_block_mask as torch_cbm
+
+    return torch_cbm(mask_mod, B, H, Q_LEN, KV_LEN, device, BLOCK_SIZE, _compile,
+                     separate_full_blocks, compute_dq_write_order, dq_kv_order)
+
+
+def _from_tables(partial, full, mask_mod, Q_LEN, KV_LEN, Q_BLOCK, KV_BLOCK,
+                 separate_full_blocks, compute_dq_write_order, dq_kv_order):
+    """The BlockMask torch builds from these dense tables (its own functions)."""
+    from torch.nn.attention import flex_attention as fa
+
+    if separate_full_blocks:
+        tables = (partial, full)
+    else:
+        tables = ((partial | full), None)
+    block_mask = fa._create_sparse_block_from_block_mask(
+        tables, mask_mod, (Q_LEN, KV_LEN), Q_BLOCK, KV_BLOCK
+    )
+    if compute_dq_write_order:
+        dq_wo, dq_wo_full = fa._compute_dq_write_order_from_block_mask(
+            block_mask, dq_kv_order=dq_kv_order
+        )
+        block_mask.dq_write_order = dq_wo
+        block_mask.dq_write_order_full = dq_wo_full
+        block_mask.dq_kv_order = None
+        block_mask.dq_kv_order_spt = dq_kv_order
+    return block_mask
+
+
+def build_block_mask(
+    mask_mod: Callable,
+    B: int | None,
+    H: int | None,
+    Q_LEN: int,
+    KV_LEN: int,
+    device=None,
+    BLOCK_SIZE: int | tuple[int, int] = 128,
+    _compile: bool = False,
+    separate_full_blocks: bool = True,
+    compute_dq_write_order: bool = False,
+    dq_kv_order: bool = True,
+    *,
+    specialize: bool = True,
+    chunk_words: int = DEFAULT_CHUNK_WORDS,
+) -> BlockMaskBuild:
+    """`create_block_mask` with a record of the path taken (see `BlockMaskBuild`)."""
+    if device is None:
+        device = torch.accelerator.current_accelerator() or "cpu"
+    device = torch.device(device)
+    B = 1 if B is None else B
+    H = 1 if H is None else H
+    Q_BLOCK, KV_BLOCK = _block_sizes(BLOCK_SIZE)
+    args = (B, H, Q_LEN, KV_LEN, device, BLOCK_SIZE, _compile, separate_full_blocks,
+            compute_dq_write_order, dq_kv_order)
+
+    def fallback(reason: str, remarks=(), hit=False) -> BlockMaskBuild:
+        return BlockMaskBuild(_torch_create_block_mask(mask_mod, *args), "torch", reason,
+                              list(remarks), hit)
+
+    if not isinstance(dq_kv_order, bool):
+        raise ValueError("dq_kv_order must be a bool when using create_block_mask")
+    try:
+        compiled, aux, hit = CACHE.compile(mask_mod, _compile_mask)
+    except Exception as e:  # noqa: BLE001 - untraceable: torch evaluates it
+        return fallback(f"maskopt could not compile the mask_mod: {type(e).__name__}: {e}")
+    remarks = list(compiled.remarks)
+    eval_mod, eval_compiled, eval_aux, path = mask_mod, compiled, aux, "packed"
+    if not compiled.packed and specialize:
+        from maskopt.lowering.mask_cache import closure_key
+        from maskopt.lowering.specialize import specialize_mask
+
+        keyed = closure_key(mask_mod)
+        spec = specialize_mask(mask_mod, compiled, aux, Q_LEN, device,
+                               None if keyed is None else keyed[0])
+        remarks.extend(spec.remarks)
+        if spec.mask_mod is not None:
+            eval_mod, path = spec.mask_mod, "specialized"
+            eval_compiled, eval_aux, _ = CACHE.compile(spec.mask_mod, _compile_mask)
+    if not eval_compiled.packed:
+        return fallback(f"the mask_mod does not pack: {compiled.reason}", remarks, hit)
+    try:
+        grid = GridWords(eval_compiled.module, device)
+        aux_dev = tuple(t.to(device) for t in eval_aux)
+        partial, full = block_tables(grid, aux_dev, B, H, Q_LEN, KV_LEN, Q_BLOCK, KV_BLOCK,
+                                     device, chunk_words)
+    except (GridUnsupported, IndexWrap, IndexError, ZeroDivisionError, NotImplementedError) as e:
+        return fallback(f"{type(e).__name__}: {e}", remarks, hit)
+    except Exception as e:  # noqa: BLE001 - e.g. an xDSL InterpretationError
+        if type(e).__name__ != "InterpretationError":
+            raise
+        return fallback(f"{type(e).__name__}: {e}", remarks, hit)
+    block_mask = _from_tables(partial, full, eval_mod, Q_LEN, KV_LEN, Q_BLOCK, KV_BLOCK,
+                              separate_full_blocks, compute_dq_write_order, dq_kv_order)
+    return BlockMaskBuild(block_mask, path, None, remarks, hit)
+
+
+def create_block_mask(
+    mask_mod: Callable,
+    B: int | None,
+    H: int | None,
+    Q_LEN: int,
+    KV_LEN: int,
+    device=None,
+    BLOCK_SIZE: int | tuple[int, int] = 128,
+    _compile: bool = False,
+    separate_full_blocks: bool = True,
+    compute_dq_write_order: bool = False,
+    dq_kv_order: bool = True,
+) -> Any:
+    """torch's `create_block_mask` (same signature, same BlockMask), built from
+    maskopt's packed keep words; see the module docstring and `build_block_mask`."""
+    return build_block_mask(
+        mask_mod, B, H, Q_LEN, KV_LEN, device, BLOCK_SIZE, _compile,
+        separate_full_blocks, compute_dq_write_order, dq_kv_order,
+    ).block_mask
