@@ -19,7 +19,12 @@ The dense tables then go through the same torch functions as torch's own
 (`_create_sparse_block_from_block_mask`), so the ordered tensors and the
 q-side tensors are torch's for the same dense tables.
 
-Whenever this path cannot be exact (a per-lane mask, a KV block size that is
+The compiled mask reads its indices as int32 (as the kernels call it);
+torch's create_block_mask as int64. `lowering.index_range` checks, by
+interval arithmetic over the mask as imported, that no i32 result can leave
+the i32 range for these sizes and aux values, where the two agree.
+
+Whenever this path cannot be exact (a possible i32 wrap, a per-lane mask, a KV block size that is
 not a multiple of 32, an i32 result out of range, an op the word evaluator
 lacks, an index error), it falls back to torch's `create_block_mask`.
 """
@@ -31,6 +36,7 @@ from typing import Any, Callable
 
 import torch
 
+from maskopt.lowering.index_range import i32_overflow_reason
 from maskopt.lowering.keep_words import GridUnsupported, GridWords, IndexWrap
 from maskopt.lowering.mask_cache import MaskCache
 
@@ -64,10 +70,25 @@ class BlockMaskBuild:
     """The compile came from the cache."""
 
 
-def _compile_mask(fn: Callable) -> Any:
-    import maskopt
+@dataclass
+class _Compiled:
+    """A `maskopt.CompiledMask` and the mask as imported (before any pass),
+    which `lowering.index_range` checks for i32 results that could wrap."""
 
-    return maskopt.compile_mask(fn)
+    compiled: Any
+    imported: Any
+
+    @property
+    def aux_tensors(self) -> list[torch.Tensor]:
+        return self.compiled.aux_tensors
+
+
+def _compile_mask(fn: Callable) -> _Compiled:
+    import maskopt
+    from maskopt.lowering.fx_import import import_mask_mod
+
+    imported, _ = import_mask_mod(fn)
+    return _Compiled(maskopt.compile_mask(fn), imported)
 
 
 def block_tables(
@@ -191,11 +212,12 @@ def build_block_mask(
     if not isinstance(dq_kv_order, bool):
         raise ValueError("dq_kv_order must be a bool when using create_block_mask")
     try:
-        compiled, aux, hit = CACHE.compile(mask_mod, _compile_mask)
+        entry, aux, hit = CACHE.compile(mask_mod, _compile_mask)
     except Exception as e:  # noqa: BLE001 - untraceable: torch evaluates it
         return fallback(f"maskopt could not compile the mask_mod: {type(e).__name__}: {e}")
+    compiled = entry.compiled
     remarks = list(compiled.remarks)
-    eval_mod, eval_compiled, eval_aux, path = mask_mod, compiled, aux, "packed"
+    eval_mod, eval_entry, eval_aux, path = mask_mod, entry, aux, "packed"
     if not compiled.packed and specialize:
         from maskopt.lowering.mask_cache import closure_key
         from maskopt.lowering.specialize import specialize_mask
@@ -206,12 +228,15 @@ def build_block_mask(
         remarks.extend(spec.remarks)
         if spec.mask_mod is not None:
             eval_mod, path = spec.mask_mod, "specialized"
-            eval_compiled, eval_aux, _ = CACHE.compile(spec.mask_mod, _compile_mask)
-    if not eval_compiled.packed:
-        return fallback(f"the mask_mod does not pack: {compiled.reason}", remarks, hit)
+            eval_entry, eval_aux, _ = CACHE.compile(spec.mask_mod, _compile_mask)
+    if not eval_entry.compiled.packed:
+        return fallback(f"the mask_mod does not pack: {eval_entry.compiled.reason}", remarks, hit)
+    aux_dev = tuple(t.to(device) for t in eval_aux)
+    wraps = i32_overflow_reason(eval_entry.imported.ops.first, (B, H, Q_LEN, KV_LEN), aux_dev)
+    if wraps is not None:
+        return fallback(wraps, remarks, hit)
     try:
-        grid = GridWords(eval_compiled.module, device)
-        aux_dev = tuple(t.to(device) for t in eval_aux)
+        grid = GridWords(eval_entry.compiled.module, device)
         partial, full = block_tables(grid, aux_dev, B, H, Q_LEN, KV_LEN, Q_BLOCK, KV_BLOCK,
                                      device, chunk_words)
     except (GridUnsupported, IndexWrap, IndexError, ZeroDivisionError, NotImplementedError) as e:
