@@ -63,13 +63,25 @@ def i32_overflow_reason(func: mask.FuncOp, bounds: Sequence[int],
         return "aux tensors do not match the function's arguments"
     for arg, t in zip(aux_args, aux_tensors):
         env[arg] = t
+    nonzero: set[Any] = set()  # SSA values that are never 0 (a divisor from a table)
     for op in func.body.block.ops:
         if isinstance(op, mask.YieldOp):
             return None
+        args = [env[o] for o in op.operands]
         try:
-            out = _bound(op, [env[o] for o in op.operands])
+            if (isinstance(op, _DIVS) and op.operands[1] in nonzero
+                    and args[1] is not _BOOL and args[1][0] <= 0 <= args[1][1]):
+                m = max(abs(args[0][0]), abs(args[0][1]))  # |a / b| <= |a| when |b| >= 1
+                r = max(abs(args[1][0]), abs(args[1][1]))
+                out = (-m, m) if isinstance(op, (arith.FloorDivSIOp, arith.DivSIOp)) else (-r, r)
+            else:
+                out = _bound(op, args)
         except _Unbounded as e:
             return f"`{op.name}` {e}"
+        if isinstance(op, mask.LoadOp) and out is not _BOOL and not bool((args[0] == 0).any()):
+            nonzero.add(op.results[0])
+        if isinstance(op, (arith.ExtSIOp, arith.ExtUIOp)) and op.operands[0] in nonzero:
+            nonzero.add(op.results[0])
         if len(op.results) != 1:
             return f"`{op.name}` has {len(op.results)} results"
         res = op.results[0]
@@ -82,6 +94,9 @@ def i32_overflow_reason(func: mask.FuncOp, bounds: Sequence[int],
                 out = (lo, hi)  # wraps identically in torch (an explicit cast, an i64 op)
         env[res] = out
     return None
+
+
+_DIVS = (arith.FloorDivSIOp, arith.DivSIOp, arith.RemSIOp, mask.FloorModOp)
 
 
 class _Unbounded(Exception):
@@ -100,7 +115,7 @@ def _bound(op, args):
             return _BOOL
         if t.numel() == 0:
             raise _Unbounded("loads from an empty tensor")
-        lo, hi = torch.aminmax(t.reshape(-1))
+        lo, hi = torch.aminmax(t.reshape(-1).to(torch.int64))
         return (int(lo), int(hi))
     if isinstance(op, arith.CmpiOp):
         return _BOOL

@@ -134,6 +134,21 @@ class GridSemantics(InterpreterFunctions):
     def run_maxsi(self, interpreter, op, args):
         return (torch.maximum(_int(args[0]), _int(args[1])),)
 
+    def _shift_amount(self, op, amount):
+        w = _width(op.result.type)
+        if bool(((amount < 0) | (amount >= w)).any()):
+            raise GridUnsupported(f"{op.name}: shift amount outside [0, {w})")
+
+    @impl(arith.ShRSIOp)
+    def run_shrsi(self, interpreter, op, args):
+        self._shift_amount(op, args[1])
+        return (torch.bitwise_right_shift(_int(args[0]), _int(args[1])),)
+
+    @impl(arith.ShLIOp)
+    def run_shli(self, interpreter, op, args):
+        self._shift_amount(op, args[1])
+        return self._binary(op, torch.bitwise_left_shift, args)
+
     @impl(arith.AndIOp)
     def run_andi(self, interpreter, op, args):
         if op.result.type == IntegerType(1):
