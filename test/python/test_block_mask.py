@@ -244,3 +244,22 @@ def test_benchmark_runs_tiny(capsys):
     out = capsys.readouterr().out
     assert rc == 0
     assert "speedup" in out and "doc_causal_64" in out and "WRONG" not in out
+
+
+def test_specialized_block_mask_in_flex_attention():
+    """flex_attention (eager, CPU) with the specialized BlockMask gives the
+    output of torch's BlockMask of the original mask."""
+    import warnings
+
+    from torch.nn.attention.flex_attention import flex_attention
+
+    mm = _doc_mask(_doc_ids([100, 200, 50, 162]), True)
+    ours = maskopt.create_block_mask(mm, 1, 2, 512, 512, device="cpu")
+    assert ours.mask_mod is not mm  # specialized
+    theirs = torch_create_block_mask(mm, 1, 2, 512, 512, device="cpu")
+    g = torch.Generator().manual_seed(0)
+    q, k, v = (torch.randn(1, 2, 512, 16, generator=g) for _ in range(3))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        torch.testing.assert_close(flex_attention(q, k, v, block_mask=ours),
+                                   flex_attention(q, k, v, block_mask=theirs), rtol=0, atol=0)
