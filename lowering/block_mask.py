@@ -36,6 +36,7 @@ from typing import Any, Callable
 
 import torch
 
+from maskopt.lowering.block_bounds import classify
 from maskopt.lowering.index_range import i32_overflow_reason
 from maskopt.lowering.keep_words import GridUnsupported, GridWords, IndexWrap
 from maskopt.lowering.mask_cache import MaskCache
@@ -102,44 +103,87 @@ def block_tables(
     KV_BLOCK: int,
     device: torch.device,
     chunk_words: int = DEFAULT_CHUNK_WORDS,
+    use_bounds: bool = True,
 ) -> tuple[torch.Tensor, torch.Tensor]:
     """(partial, full): int8 `[B, H, ceil(Q_LEN/Q_BLOCK), ceil(KV_LEN/KV_BLOCK)]`
-    tables of the blocks with some but not all, resp. all, elements kept."""
+    tables of the blocks with some but not all, resp. all, elements kept.
+
+    With `use_bounds`, `lowering.block_bounds` first settles the blocks that
+    the mask's bounds prove all kept or all dropped; the keep words are
+    computed for the other blocks only (all of them without it)."""
     if KV_BLOCK % 32:
         raise GridUnsupported(f"KV block size {KV_BLOCK} is not a multiple of 32")
     nq = -(-Q_LEN // Q_BLOCK)
     nkv = -(-KV_LEN // KV_BLOCK)
     wpb = KV_BLOCK // 32
-    n_words = -(-KV_LEN // 32)
-    kv_base = torch.arange(n_words, device=device, dtype=torch.int64) * 32
-    col_mask = torch.full((1, n_words), _WORD, dtype=torch.int64, device=device)
-    if KV_LEN % 32:
-        col_mask[0, -1] = (1 << (KV_LEN % 32)) - 1
-    pad_words = nkv * wpb - n_words
-    blocks_per_chunk = max(1, chunk_words // (Q_BLOCK * nkv * wpb))
+    last_word = (-(-KV_LEN // 32) - 1) * 32
+    i64 = dict(dtype=torch.int64, device=device)
+    qb = torch.arange(nq, **i64).reshape(-1, 1)
+    kb = torch.arange(nkv, **i64).reshape(1, -1)
+    q_lo, q_hi = qb * Q_BLOCK, torch.clamp(qb * Q_BLOCK + Q_BLOCK - 1, max=Q_LEN - 1)
+    kv_lo = kb * KV_BLOCK
+    kv_hi = torch.clamp(kv_lo + KV_BLOCK - 32, max=last_word)
+    inside = ((qb + 1) * Q_BLOCK <= Q_LEN) & ((kb + 1) * KV_BLOCK <= KV_LEN)
+    minmax = _q_block_minmax(aux_tensors, Q_LEN, Q_BLOCK) if use_bounds else None
+    rows = torch.arange(Q_BLOCK, **i64).reshape(1, -1, 1)
+    cols = (torch.arange(wpb, **i64) * 32).reshape(1, 1, -1)
+    per_chunk = max(1, chunk_words // (Q_BLOCK * wpb))
     Bv = B if grid.reads_b else 1
     Hv = H if grid.reads_h else 1
     partial = torch.zeros(Bv, Hv, nq, nkv, dtype=torch.int8, device=device)
     full = torch.zeros(Bv, Hv, nq, nkv, dtype=torch.int8, device=device)
     for b in range(Bv):
         for h in range(Hv):
-            for qb0 in range(0, nq, blocks_per_chunk):
-                qb1 = min(nq, qb0 + blocks_per_chunk)
-                q = torch.arange(qb0 * Q_BLOCK, min(qb1 * Q_BLOCK, Q_LEN), device=device)
-                w = grid.words(b, h, q, kv_base, aux_tensors) & col_mask
-                pad_rows = (qb1 - qb0) * Q_BLOCK - q.numel()
-                if pad_rows or pad_words:
-                    w = torch.nn.functional.pad(w, (0, pad_words, 0, pad_rows))
-                w = w.reshape(qb1 - qb0, Q_BLOCK, nkv, wpb)
-                lo = w.amin(dim=(1, 3))
-                hi = w.amax(dim=(1, 3))
+            if use_bounds:
+                sure_full, sure_empty = classify(grid.func, aux_tensors, b, h, q_lo, q_hi,
+                                                 kv_lo, kv_hi, minmax)
+                sure_full = sure_full.expand(nq, nkv)
+                sure_empty = sure_empty.expand(nq, nkv)
+            else:
+                sure_full = sure_empty = torch.zeros(nq, nkv, dtype=torch.bool, device=device)
+            # every in-range word all ones: full inside, partial at the edge
+            full[b, h] = (sure_full & inside).to(torch.int8)
+            partial[b, h] = (sure_full & ~inside & ~sure_empty).to(torch.int8)
+            todo = torch.nonzero(~sure_full & ~sure_empty)
+            bt = torch.tensor(b, **i64)
+            ht = torch.tensor(h, **i64)
+            for c in range(0, todo.shape[0], per_chunk):
+                blk = todo[c:c + per_chunk]
+                qi, ki = blk[:, 0], blk[:, 1]
+                q = qi.reshape(-1, 1, 1) * Q_BLOCK + rows            # [U, Q_BLOCK, 1]
+                kv = ki.reshape(-1, 1, 1) * KV_BLOCK + cols          # [U, 1, wpb]
+                w = grid.words_at(bt, ht, q.clamp(max=Q_LEN - 1), kv.clamp(max=last_word),
+                                  aux_tensors)
+                lanes = torch.clamp(KV_LEN - kv, 0, 32)
+                w = w & ((torch.ones((), **i64) << lanes) - 1)
+                w = torch.where(q < Q_LEN, w, 0).expand(-1, Q_BLOCK, wpb)
+                lo = w.amin(dim=(1, 2))
+                hi = w.amax(dim=(1, 2))
                 is_full = lo == _WORD
-                full[b, h, qb0:qb1] = is_full.to(torch.int8)
-                partial[b, h, qb0:qb1] = ((hi != 0) & ~is_full).to(torch.int8)
+                full[b, h, qi, ki] = is_full.to(torch.int8)
+                partial[b, h, qi, ki] = ((hi != 0) & ~is_full).to(torch.int8)
     if Bv != B or Hv != H:
         partial = partial.expand(B, H, nq, nkv).contiguous()
         full = full.expand(B, H, nq, nkv).contiguous()
     return partial, full
+
+
+def _q_block_minmax(aux_tensors, Q_LEN: int, Q_BLOCK: int):
+    """Per aux tensor: (min, max) `[nq, 1]` over each q block's rows of a 1-D
+    integer tensor (the bound of `aux[q_idx]` in a block), else None."""
+    out = []
+    nq = -(-Q_LEN // Q_BLOCK)
+    for t in aux_tensors:
+        if t.dim() != 1 or t.dtype == torch.bool or t.is_floating_point() or t.numel() < Q_LEN:
+            out.append(None)
+            continue
+        v = t[:Q_LEN].to(torch.int64)
+        pad = nq * Q_BLOCK - Q_LEN
+        if pad:
+            v = torch.cat([v, v[-1:].expand(pad)])
+        v = v.reshape(nq, Q_BLOCK)
+        out.append((v.amin(dim=1, keepdim=True), v.amax(dim=1, keepdim=True)))
+    return out
 
 
 def _block_sizes(BLOCK_SIZE) -> tuple[int, int]:

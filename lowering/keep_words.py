@@ -296,6 +296,12 @@ class GridWords:
         ht = torch.tensor(h, dtype=torch.int64, device=dev)
         qt = q.to(device=dev, dtype=torch.int64).reshape(-1, 1)
         kt = kv_base.to(device=dev, dtype=torch.int64).reshape(1, -1)
-        (word,) = self._interp.call_op(self.func, (bt, ht, qt, kt, *aux_tensors))
-        return _int(word).expand(qt.shape[0], kt.shape[1])
+        return self.words_at(bt, ht, qt, kt, aux_tensors).expand(qt.shape[0], kt.shape[1])
+
+    def words_at(self, b: torch.Tensor, h: torch.Tensor, q: torch.Tensor, kv_base: torch.Tensor,
+                 aux_tensors: tuple[torch.Tensor, ...]) -> torch.Tensor:
+        """Words at broadcastable int64 index tensors (the result broadcasts
+        to their common shape, or is smaller where it does not depend on one)."""
+        (word,) = self._interp.call_op(self.func, (b, h, q, kv_base, *aux_tensors))
+        return _int(word)
 

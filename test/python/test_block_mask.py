@@ -263,3 +263,21 @@ def test_specialized_block_mask_in_flex_attention():
         warnings.simplefilter("ignore")
         torch.testing.assert_close(flex_attention(q, k, v, block_mask=ours),
                                    flex_attention(q, k, v, block_mask=theirs), rtol=0, atol=0)
+
+
+@pytest.mark.parametrize("name", ["causal", "block_diffusion", "morton_natten_32x32_k7", "per_batch_chunk",
+                                  "batched_doc_start_causal", "global_tokens_where", "odd_kv"])
+def test_bounds_prefilter_matches_words_only(name):
+    """The blocks settled by bounds (lowering.block_bounds) are what the keep
+    words of every block give (both paths; torch's equality is tested above)."""
+    from maskopt.lowering.keep_words import GridWords
+
+    case = next(c for c in CORPUS if c.name == name)
+    B, H, Q, KV = case.shape
+    compiled = maskopt.compile_mask(case.make())
+    grid = GridWords(compiled.module, "cpu")
+    aux = tuple(compiled.aux_tensors)
+    for q, kv in [(Q, KV), (Q - 37, KV - 100)]:
+        a = bm.block_tables(grid, aux, B, H, q, kv, 128, 128, torch.device("cpu"), use_bounds=True)
+        b = bm.block_tables(grid, aux, B, H, q, kv, 128, 128, torch.device("cpu"), use_bounds=False)
+        assert torch.equal(a[0], b[0]) and torch.equal(a[1], b[1])
