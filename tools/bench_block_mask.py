@@ -16,9 +16,10 @@ documents, prefix LM) and each Q_LEN = KV_LEN, it times, in one run:
 It checks that maskopt's BlockMask tensors equal torch eager's (a mismatch is
 reported in the table as WRONG), prints the ratios and the peak memory:
 on CUDA `torch.cuda.max_memory_allocated` over the call; on the CPU the
-growth of the peak resident set size (`ru_maxrss`) of a fresh child process
-making that one call, over its resident size just before the call (the
-allocator's and the Python heap's memory alike; `tracemalloc` would not see
+peak resident set size (VmHWM, reset just before the call through
+/proc/self/clear_refs) of a fresh child process making that one call (after
+a warm-up call at 256), minus its resident size just before the call: the
+allocator's and the Python heap's memory alike (`tracemalloc` would not see
 torch's tensors). `--long` adds 65536 and 131072, where torch finishes.
 """
 
@@ -103,20 +104,43 @@ def _rss_bytes() -> int:
         return int(f.read().split()[1]) * resource.getpagesize()
 
 
-def _child(which: str, mask: str, n: int, device: str) -> None:
+def _child(which: str, mask: str, n: int, device: str, threads: int) -> None:
     """One call in a fresh process; print its peak-RSS growth (bytes)."""
+    if threads:
+        torch.set_num_threads(threads)
     fn = _impl(which)
     # warm-up at a small size (lazy imports, maskopt's cached compile, torch's
     # vmap machinery), so that the figure is the call's own memory
     fn(make_mask(mask, 256, device), 1, 1, 256, 256, device=device)
     mm = make_mask(mask, n, device, seed=1)
+    reset = _reset_peak_rss()
     base = _rss_bytes()
     fn(mm, 1, 1, n, n, device=device)
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    peak = _peak_rss_bytes() if reset else resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
     print(json.dumps({"peak": max(0, peak - base)}))
 
 
-def peak_memory(which: str, mask: str, n: int, device: str) -> int | None:
+def _reset_peak_rss() -> bool:
+    """Reset the process's peak RSS (VmHWM) to its current RSS (Linux
+    /proc/self/clear_refs "5"); False where that is not possible (then
+    ru_maxrss, the peak since the process started, is used)."""
+    try:
+        with open("/proc/self/clear_refs", "w") as f:
+            f.write("5")
+        return True
+    except OSError:
+        return False
+
+
+def _peak_rss_bytes() -> int:
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) * 1024
+    raise RuntimeError("no VmHWM in /proc/self/status")
+
+
+def peak_memory(which: str, mask: str, n: int, device: str, threads: int = 0) -> int | None:
     if torch.device(device).type == "cuda":
         fn = _impl(which)
         mm = make_mask(mask, n, device, seed=1)
@@ -127,7 +151,8 @@ def peak_memory(which: str, mask: str, n: int, device: str) -> int | None:
         torch.cuda.synchronize()
         return torch.cuda.max_memory_allocated() - before
     out = subprocess.run(
-        [sys.executable, "-m", "maskopt.tools.bench_block_mask", "--child", which, mask, str(n), device],
+        [sys.executable, "-m", "maskopt.tools.bench_block_mask", "--child", which, mask, str(n), device,
+         str(threads)],
         capture_output=True, text=True,
     )
     if out.returncode != 0:
@@ -141,7 +166,8 @@ def _same(a, b) -> bool:
     return all(torch.equal(getattr(a, k), getattr(b, k)) for k in names)
 
 
-def bench(mask: str, n: int, device: str, repeat: int, compiled: bool, memory: bool) -> dict:
+def bench(mask: str, n: int, device: str, repeat: int, compiled: bool, memory: bool,
+          run_torch: bool = True, threads: int = 0) -> dict:
     import maskopt
     from maskopt.lowering import block_mask as bm
 
@@ -158,8 +184,16 @@ def bench(mask: str, n: int, device: str, repeat: int, compiled: bool, memory: b
         out = {}
         times.append(_time(lambda: out.setdefault("bm", maskopt.create_block_mask(mm, 1, 1, n, n, device=device)), device))
     row["maskopt"] = min(times)
+    row["torch"] = row["exact"] = None
+    if not run_torch:
+        compiled = False
+        memory_torch = False
+    else:
+        memory_torch = memory
     torch_cbm = _impl("torch")
     try:
+        if not run_torch:
+            raise _Skip
         tt = []
         for _ in range(repeat):
             res = {}
@@ -167,7 +201,7 @@ def bench(mask: str, n: int, device: str, repeat: int, compiled: bool, memory: b
         row["torch"] = min(tt)
         row["exact"] = _same(out["bm"], res["bm"])
         del res
-    except torch.OutOfMemoryError:
+    except (torch.OutOfMemoryError, _Skip):
         row["torch"], row["exact"] = None, None
     if compiled:
         comp = _impl("compile")
@@ -179,17 +213,21 @@ def bench(mask: str, n: int, device: str, repeat: int, compiled: bool, memory: b
             row["compile_first"] = row["compile"] = None
             row["compile_error"] = f"{type(e).__name__}: {str(e)[:80]}"
     if memory:
-        row["mem_maskopt"] = peak_memory("maskopt", mask, n, device)
-        row["mem_torch"] = peak_memory("torch", mask, n, device)
+        row["mem_maskopt"] = peak_memory("maskopt", mask, n, device, threads)
+        row["mem_torch"] = peak_memory("torch", mask, n, device, threads) if memory_torch else None
     return row
 
 
+class _Skip(Exception):
+    pass
+
+
 def _ms(x) -> str:
-    return "-" if x is None else f"{x * 1e3:9.1f}"
+    return f"{'-':>9s}" if x is None else f"{x * 1e3:9.1f}"
 
 
 def _mib(x) -> str:
-    return "-" if x is None else f"{x / 2**20:8.1f}"
+    return f"{'-':>8s}" if x is None else f"{x / 2**20:8.1f}"
 
 
 def _ratio(a, b) -> str:
@@ -223,7 +261,7 @@ def print_table(rows: list[dict], compiled: bool, memory: bool) -> None:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["--child"]:
-        _child(argv[1], argv[2], int(argv[3]), argv[4])
+        _child(argv[1], argv[2], int(argv[3]), argv[4], int(argv[5]))
         return 0
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--device", default="cuda" if torch.cuda.is_available() else "cpu")
@@ -233,7 +271,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--repeat", type=int, default=3)
     p.add_argument("--no-compile", action="store_true", help="skip torch's _compile=True")
     p.add_argument("--no-memory", action="store_true", help="skip the peak-memory measurements")
+    p.add_argument("--threads", type=int, default=0, help="torch.set_num_threads (0: torch's default)")
+    p.add_argument("--max-torch-len", type=int, default=0,
+                   help="run torch's create_block_mask only up to this length (0: always)")
     args = p.parse_args(argv)
+    if args.threads:
+        torch.set_num_threads(args.threads)
     lengths = [int(x) for x in args.lengths.split(",")]
     if args.long:
         lengths += [65536, 131072]
@@ -243,7 +286,9 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     for n in lengths:
         for mask in args.masks.split(","):
-            rows.append(bench(mask, n, args.device, args.repeat, compiled, memory))
+            run_torch = not args.max_torch_len or n <= args.max_torch_len
+            rows.append(bench(mask, n, args.device, args.repeat, compiled, memory, run_torch,
+                              args.threads))
     print_table(rows, compiled, memory)
     return 0 if all(r["exact"] is not False for r in rows) else 1
 
