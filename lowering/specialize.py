@@ -124,19 +124,23 @@ def _remark(name: str, message: str):
     return Remark("remark", message, function=name)
 
 
-def _wrap(gm, tensors: tuple[torch.Tensor, ...], name: str) -> Callable:
-    """A Python mask_mod calling `gm` with the aux tensors it still reads
-    (the unread placeholders are dropped, so that the compile cache does not
-    key on the values of a tensor the rewrite made dead)."""
+def _prune(gm) -> list[int]:
+    """Drop the aux placeholders the rewrite left unread; the positions (among
+    the aux tensors) of those still read. The compile cache then does not key
+    on the values of a tensor the rewrite made dead."""
     phs = [n for n in gm.graph.nodes if n.op == "placeholder"][4:]
     kept = []
-    for ph, t in zip(phs, tensors, strict=True):
+    for i, ph in enumerate(phs):
         if ph.users:
-            kept.append(t)
+            kept.append(i)
         else:
             gm.graph.erase_node(ph)
     gm.recompile()
-    tensors = tuple(kept)
+    return kept
+
+
+def _wrap(gm, tensors: tuple[torch.Tensor, ...], name: str) -> Callable:
+    """A Python mask_mod calling `gm` with `tensors` after the indices."""
 
     def specialized(b, h, q_idx, kv_idx):
         return gm(b, h, q_idx, kv_idx, *tensors)
@@ -146,8 +150,33 @@ def _wrap(gm, tensors: tuple[torch.Tensor, ...], name: str) -> Callable:
     return specialized
 
 
-def _rewrite_doc(gm, ph, q, kv) -> Any | None:
+#: Rewritten graphs (with the positions of the tensors they read), by the
+#: original's cache key, the family, the aux position and the run count.
+_REWRITTEN: dict[Any, tuple[Any, list[int]]] = {}
+
+
+def _rewritten(key, build):
+    """`build()` -> gm or None, pruned and cached under `key` (not when None)."""
+    hit = _REWRITTEN.get(key) if key[1] is not None else None
+    if hit is not None:
+        return hit
+    gm = build()
+    if gm is None:
+        return None
+    out = (gm, _prune(gm))
+    gm.__maskopt_cache_key__ = key if key[1] is not None else None
+    if key[1] is not None:
+        if len(_REWRITTEN) > 128:
+            _REWRITTEN.clear()
+        _REWRITTEN[key] = out
+    return out
+
+
+def _rewrite_doc(gm, ph_name: str) -> Any | None:
     """The graph with the conjunct ph[q] == ph[kv] as a run test, or None."""
+    phs = [n for n in gm.graph.nodes if n.op == "placeholder"]
+    q, kv = phs[2], phs[3]
+    ph = next(n for n in phs if n.name == ph_name)
     gq, gk = _gathers(gm, ph, q), _gathers(gm, ph, kv)
     if not gq or not gk:
         return None
@@ -179,7 +208,10 @@ def _rewrite_doc(gm, ph, q, kv) -> Any | None:
     return gm
 
 
-def _rewrite_flag(gm, ph, kv, n_runs: int) -> Any | None:
+def _rewrite_flag(gm, ph_name: str, n_runs: int) -> Any | None:
+    phs = [n for n in gm.graph.nodes if n.op == "placeholder"]
+    kv = phs[3]
+    ph = next(n for n in phs if n.name == ph_name)
     gk = _gathers(gm, ph, kv)
     if not gk:
         return None
@@ -215,7 +247,7 @@ _TRACES: dict[Any, Any] = {}
 
 
 def _traced_graph(mask_mod: Callable, name: str, cache_key: Any):
-    """A fresh copy of the mask_mod's traced graph (traced once per cache key)."""
+    """The mask_mod's traced graph (traced once per cache key; not to be modified)."""
     from maskopt.lowering.trace import trace_mask_mod
 
     gm = _TRACES.get(cache_key) if cache_key is not None else None
@@ -225,7 +257,7 @@ def _traced_graph(mask_mod: Callable, name: str, cache_key: Any):
             if len(_TRACES) > 64:
                 _TRACES.clear()
             _TRACES[cache_key] = gm
-    return copy.deepcopy(gm)
+    return gm
 
 
 def specialize_mask(mask_mod: Callable, compiled: Any, aux: tuple[torch.Tensor, ...],
@@ -239,6 +271,9 @@ def specialize_mask(mask_mod: Callable, compiled: Any, aux: tuple[torch.Tensor, 
         gm = _traced_graph(mask_mod, name, cache_key)
     except Exception as e:  # noqa: BLE001
         return Specialization(None, [_remark(name, f"not specialized: cannot trace ({e})")])
+
+    def graph():
+        return copy.deepcopy(gm)
     phs = [n for n in gm.graph.nodes if n.op == "placeholder"]
     q, kv, aux_phs = phs[2], phs[3], phs[4:]
     if len(aux_phs) != len(aux):
@@ -251,27 +286,29 @@ def specialize_mask(mask_mod: Callable, compiled: Any, aux: tuple[torch.Tensor, 
             if isinstance(bounds, str):
                 remarks.append(_remark(name, f"not specialized: `{ph.name}` (document ids) {bounds}"))
                 continue
-            new = _rewrite_doc(gm, ph, q, kv)
+            new = _rewritten(("doc", cache_key, i), lambda: _rewrite_doc(graph(), ph.name))
             if new is None:
                 remarks.append(_remark(name, f"not specialized: `{ph.name}[q_idx] == {ph.name}[kv_idx]` "
                                              "is not a conjunct of the mask"))
                 continue
             derived = (*(_narrow(a.to(device)) for a in aux), *bounds)
-            new.__maskopt_cache_key__ = ("doc", cache_key, i) if cache_key is not None else None
-            return Specialization(_wrap(new, derived, name), remarks, "document ids")
+            gm_new, kept = new
+            return Specialization(_wrap(gm_new, tuple(derived[k] for k in kept), name), remarks,
+                                  "document ids")
         if _gathers(gm, ph, kv) and t.dtype == torch.bool:
             runs = _flag_runs(t)
             if isinstance(runs, str):
                 remarks.append(_remark(name, f"not specialized: `{ph.name}` (kv flags) {runs}"))
                 continue
-            new = _rewrite_flag(gm, ph, kv, len(runs))
+            gm_new, kept = _rewritten(("flag", cache_key, i, len(runs)),
+                                      lambda: _rewrite_flag(graph(), ph.name, len(runs)))
             derived = [_narrow(a.to(device)) for a in aux]
             n_q = max(Q_LEN, t.numel(), 1)  # indexed by q_idx
             for lo, hi in runs:
                 derived.append(torch.full((n_q,), lo, dtype=torch.int32, device=device))
                 derived.append(torch.full((n_q,), hi, dtype=torch.int32, device=device))
-            new.__maskopt_cache_key__ = ("flag", cache_key, i, len(runs)) if cache_key is not None else None
-            return Specialization(_wrap(new, tuple(derived), name), remarks, "kv flags")
+            return Specialization(_wrap(gm_new, tuple(derived[k] for k in kept), name), remarks,
+                                  "kv flags")
     if not remarks:
         remarks.append(_remark(name, "not specialized: no 1-D aux tensor read at kv_idx in a form "
                                      "maskopt specializes (document ids, kv flags)"))

@@ -281,3 +281,14 @@ def test_bounds_prefilter_matches_words_only(name):
         a = bm.block_tables(grid, aux, B, H, q, kv, 128, 128, torch.device("cpu"), use_bounds=True)
         b = bm.block_tables(grid, aux, B, H, q, kv, 128, 128, torch.device("cpu"), use_bounds=False)
         assert torch.equal(a[0], b[0]) and torch.equal(a[1], b[1])
+
+
+def test_document_ids_with_window_specialize():
+    doc = _doc_ids([200, 1, 311, 400, 112])
+
+    def doc_window(b, h, q_idx, kv_idx):
+        return (doc[q_idx] == doc[kv_idx]) & (q_idx >= kv_idx) & (q_idx - kv_idx < 150)
+
+    got = check(doc_window, 1, 1, 1024, 1024)
+    assert got.path == "specialized", (got.path, got.reason)
+    _assert_eager_equal(doc_window, got.block_mask.mask_mod, 1, 1, 1024, 1024)
