@@ -5,7 +5,8 @@ A mask_mod that reads a 1-D aux tensor at `kv_idx` stays per-lane
 At block-mask time the values are known, so two families are rewritten in
 the traced graph, where the values have the structure:
 
-* document ids: a conjunct `D[q_idx] == D[kv_idx]` of the mask's AND tree
+* document ids: a conjunct `D[q_idx] == D[kv_idx]` (or `D[b, q_idx] ==
+  D[b, kv_idx]`, one row of documents per batch) of the mask's AND tree
   (attn-gym `generate_doc_mask_mod`, alone or with causal/window/... inner
   masks). Where every id of `D` occupies one contiguous range, it becomes
   `(kv_idx >= start[q_idx]) & (kv_idx < end[q_idx])` with `start`/`end` the
@@ -64,7 +65,14 @@ def runs_of(values: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
 
 
 def _doc_bounds(doc: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor] | str:
-    """Per position, [start, end) of its run; or why the ids are not contiguous."""
+    """Per position, [start, end) of its run; or why the ids are not contiguous.
+    A 2-D tensor is one row of documents per batch: bounds per row."""
+    if doc.dim() == 2 and doc.shape[0] > 0:
+        rows = [_doc_bounds(r) for r in doc]
+        bad = next(((i, r) for i, r in enumerate(rows) if isinstance(r, str)), None)
+        if bad is not None:
+            return f"(row {bad[0]}) {bad[1]}"
+        return torch.stack([r[0] for r in rows]), torch.stack([r[1] for r in rows])
     if doc.dim() != 1 or doc.numel() == 0 or doc.is_floating_point():
         return "is not a non-empty 1-D integer tensor"
     starts, ends = runs_of(doc)
@@ -111,10 +119,13 @@ def _conjuncts(node) -> list:
 
 
 def _gathers(gm, ph, idx) -> list:
+    """The reads `ph[idx]` (a 1-D tensor) or `ph[b, idx]` (a 2-D one, one row per batch)."""
+    b = next(n for n in gm.graph.nodes if n.op == "placeholder")
+    want = [idx] if ph.meta.get("val") is None or ph.meta["val"].dim() == 1 else [b, idx]
     return [
         n for n in gm.graph.nodes
         if n.op == "call_function" and n.target is _INDEX and n.args[0] is ph
-        and len(n.args[1]) == 1 and n.args[1][0] is idx
+        and list(n.args[1]) == want
     ]
 
 
@@ -194,9 +205,10 @@ def _rewrite_doc(gm, ph_name: str) -> Any | None:
     with g.inserting_after(last_ph):
         start_ph = g.placeholder(f"{ph.name}_run_start")
     eq = conj[0]
+    index = [*gq[0].args[1][:-1], q]  # [q] or [b, q]
     with g.inserting_before(eq):
-        s = g.call_function(_INDEX, (start_ph, [q]))
-        e = g.call_function(_INDEX, (end_ph, [q]))
+        s = g.call_function(_INDEX, (start_ph, index))
+        e = g.call_function(_INDEX, (end_ph, index))
         ge = g.call_function(torch.ops.aten.ge.Tensor, (kv, s))
         lt = g.call_function(torch.ops.aten.lt.Tensor, (kv, e))
         in_run = g.call_function(torch.ops.aten.bitwise_and.Tensor, (ge, lt))

@@ -292,3 +292,19 @@ def test_document_ids_with_window_specialize():
     got = check(doc_window, 1, 1, 1024, 1024)
     assert got.path == "specialized", (got.path, got.reason)
     _assert_eager_equal(doc_window, got.block_mask.mask_mod, 1, 1, 1024, 1024)
+
+
+def test_batched_document_ids_specialize():
+    """One row of document ids per batch: `doc[b, q] == doc[b, kv]`."""
+    doc = torch.stack([_doc_ids([100, 400, 524]), _doc_ids([1, 2, 3, 1018])])
+
+    def batched_doc(b, h, q_idx, kv_idx):
+        return (doc[b, q_idx] == doc[b, kv_idx]) & (q_idx >= kv_idx)
+
+    got = check(batched_doc, 2, 2, 1024, 1000)
+    assert got.path == "specialized", (got.path, got.reason)
+    _assert_eager_equal(batched_doc, got.block_mask.mask_mod, 2, 2, 1024, 1000)
+    doc[1, 10:20] = 0  # document 0 of row 1 now occupies two ranges
+    got = check(batched_doc, 2, 2, 1024, 1000)
+    assert got.path == "torch"
+    assert any("(row 1)" in r.message for r in got.remarks)
