@@ -82,11 +82,14 @@ def _function_key(fn: types.FunctionType, tensors, seen, depth) -> Any:
         for c in (fn.__closure__ or ())
     )
     defaults = _key(tuple(fn.__defaults__ or ()), tensors, seen, depth)
+    kwdefaults = tuple(
+        (k, _key(v, tensors, seen, depth)) for k, v in sorted((fn.__kwdefaults__ or {}).items())
+    )
     g = fn.__globals__
     glob = tuple(
         (name, _key(g[name], tensors, seen, depth)) for name in sorted(_names(code)) if name in g
     )
-    return ("F", code, cells, defaults, glob)
+    return ("F", code, cells, defaults, kwdefaults, glob)
 
 
 def _filled(cell) -> bool:

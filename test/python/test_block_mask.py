@@ -308,3 +308,26 @@ def test_batched_document_ids_specialize():
     got = check(batched_doc, 2, 2, 1024, 1000)
     assert got.path == "torch"
     assert any("(row 1)" in r.message for r in got.remarks)
+
+
+@pytest.mark.parametrize("chunk", range(4))
+def test_fuzzed_masks_equal_torch(chunk):
+    """Grammar-fuzzed mask_mods (maskopt.tools.fuzz: constants near the int32
+    limits, aux loads, shifts, divisions, ...), two shapes and block sizes each."""
+    from maskopt.tools.fuzz import build, random_mask
+
+    packed = 0
+    for seed in range(1000 + 25 * chunk, 1025 + 25 * chunk):
+        m = random_mask(seed)
+        fn = build(m)
+        B, H, Q, KV = m.shape
+        Q, KV = min(Q, 700), min(KV, 700)
+        for q, kv, block in [(Q, KV, 128), (max(1, Q - 37), max(1, KV - 45), 64)]:
+            try:
+                want = torch_create_block_mask(fn, B, H, q, kv, "cpu", BLOCK_SIZE=block)
+            except (IndexError, RuntimeError):
+                continue  # torch cannot evaluate it at this shape
+            got = bm.build_block_mask(fn, B, H, q, kv, "cpu", BLOCK_SIZE=block)
+            assert_same_block_mask(got.block_mask, want)
+            packed += got.path == "packed"
+    assert packed > 0
