@@ -9,12 +9,14 @@ dense block tables with a stable descending argsort (`_dense_to_ordered`:
 the listed blocks ascending, then the others ascending) and builds the
 BlockMask with `BlockMask.from_kv_blocks`, which derives the q-side tables.
 
-Here the block tables come from keep words instead: the mask_mod is
+Here the block tables come from the packed form instead: the mask_mod is
 compiled once (`maskopt.compile_mask`, cached per code and closure
-metadata), and its packed keep words are evaluated for chunks of whole
-q-block rows (`lowering.keep_words.GridWords`: one int64 per 32 kv per row,
-the words past KV_LEN cleared, the rows past Q_LEN absent). A block is full
-iff the minimum of its words is 0xFFFFFFFF, empty iff their maximum is 0.
+metadata); `lowering.block_bounds` settles the blocks whose bounds prove
+them all kept or all dropped, and the keep words of the other blocks are
+evaluated in chunks of blocks (`lowering.keep_words.GridWords`: one int64
+per 32 kv per row, the lanes past KV_LEN cleared, the rows past Q_LEN
+zero). A block is full iff the minimum of its words is 0xFFFFFFFF, empty iff
+their maximum is 0.
 The dense tables then go through the same torch functions as torch's own
 (`_create_sparse_block_from_block_mask`), so the ordered tensors and the
 q-side tensors are torch's for the same dense tables.
@@ -48,7 +50,7 @@ _WORD = (1 << 32) - 1
 #: Compiles of Python mask_mods, keyed on their code and closure metadata.
 CACHE = MaskCache()
 
-#: Words evaluated at once (a chunk of whole q-block rows): 2^22 int64 words
+#: Words evaluated at once (a chunk of undecided blocks): 2^22 int64 words
 #: (32 MiB a tensor) cover 2^27 (q, kv) pairs.
 DEFAULT_CHUNK_WORDS = 1 << 22
 
