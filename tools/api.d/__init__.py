@@ -20,6 +20,12 @@ The public API (stable; everything else is internal):
   `maskopt.lowering`; the dialects in `maskopt.dialects`).
 - `make_context`, `parse_mlir`, `emit`: IR in, IR or target text out. A
   malformed target spec raises `TargetSyntaxError` (a `PipelineSyntaxError`).
+- `create_block_mask(mask_mod, B, H, Q_LEN, KV_LEN, device=None,
+  BLOCK_SIZE=128, ...)`: torch's `create_block_mask` (same signature, the same
+  BlockMask) built from maskopt's packed keep words, with value
+  specialization of document-id and kv-flag gathers
+  (`maskopt.lowering.block_mask`; `build_block_mask` there also says which
+  path it took and why).
 - `maskopt.inductor`: a drop-in for torch inductor's
   `select_packed_mask_intervals`, with `install()`/`uninstall()`.
 
@@ -59,6 +65,7 @@ __all__ = [
     "TargetSyntaxError",
     "__version__",
     "compile_mask",
+    "create_block_mask",
     "emit",
     "get_all_passes",
     "get_all_targets",
@@ -512,6 +519,36 @@ def _fill_placeholder_meta(gm: Any, aux_tensors: Sequence[Any]) -> None:
     for node, t in zip(placeholders, aux_tensors):
         if "val" not in node.meta and "tensor_meta" not in node.meta:
             node.meta["val"] = t
+
+
+def create_block_mask(
+    mask_mod: Callable[..., Any],
+    B: int | None,
+    H: int | None,
+    Q_LEN: int,
+    KV_LEN: int,
+    device: Any = None,
+    BLOCK_SIZE: int | tuple[int, int] = 128,
+    _compile: bool = False,
+    separate_full_blocks: bool = True,
+    compute_dq_write_order: bool = False,
+    dq_kv_order: bool = True,
+) -> Any:
+    """
+    A drop-in for `torch.nn.attention.flex_attention.create_block_mask`: the
+    same arguments, a torch `BlockMask` with the same tensors, computed from
+    the mask's packed keep words (one word per 32 kv per row, in chunks of
+    whole block rows) instead of one bool per (q, kv). A mask that reads a
+    document-id or kv-flag tensor per lane is specialized to the tensor's
+    values (the BlockMask's `mask_mod` is then an equivalent mask over
+    derived run-bound tensors). Any mask this cannot build exactly goes to
+    torch's own `create_block_mask`. Like torch's, the result is stale when
+    the mask's tensors change: build it again. Imports torch.
+    """
+    from maskopt.lowering.block_mask import create_block_mask as build
+
+    return build(mask_mod, B, H, Q_LEN, KV_LEN, device, BLOCK_SIZE, _compile,
+                 separate_full_blocks, compute_dq_write_order, dq_kv_order)
 
 
 def __getattr__(name: str) -> Any:

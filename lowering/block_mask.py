@@ -1,0 +1,317 @@
+"""`create_block_mask` from maskopt's packed form: torch's BlockMask, exactly.
+
+torch's `create_block_mask` evaluates the mask_mod at every (b, h, q, kv)
+(`create_mask`), pads the `[B, H, Q_LEN, KV_LEN]` bool tensor with False up
+to whole blocks, sums each block and calls a block *full* when all its
+`Q_BLOCK x KV_BLOCK` elements are kept (so a block cut by Q_LEN or KV_LEN is
+never full) and *partial* when some but not all are. It then orders the
+dense block tables with a stable descending argsort (`_dense_to_ordered`:
+the listed blocks ascending, then the others ascending) and builds the
+BlockMask with `BlockMask.from_kv_blocks`, which derives the q-side tables.
+
+Here the block tables come from the packed form instead: the mask_mod is
+compiled once (`maskopt.compile_mask`, cached per code and closure
+metadata); `lowering.block_bounds` settles the blocks whose bounds prove
+them all kept or all dropped, and the keep words of the other blocks are
+evaluated in chunks of blocks (`lowering.keep_words.GridWords`: one int64
+per 32 kv per row, the lanes past KV_LEN cleared, the rows past Q_LEN
+zero). A block is full iff the minimum of its words is 0xFFFFFFFF, empty iff
+their maximum is 0.
+The dense tables then go through the same torch functions as torch's own
+(`_create_sparse_block_from_block_mask`), so the ordered tensors and the
+q-side tensors are torch's for the same dense tables.
+
+The compiled mask reads its indices as int32 (as the kernels call it);
+torch's create_block_mask as int64. `lowering.index_range` checks, by
+interval arithmetic over the mask as imported, that no i32 result can leave
+the i32 range for these sizes and aux values, where the two agree.
+
+Whenever this path cannot be exact (a possible i32 wrap, a per-lane mask, a KV block size that is
+not a multiple of 32, an i32 result out of range, an op the word evaluator
+lacks, an index error), it falls back to torch's `create_block_mask`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import torch
+
+from maskopt.lowering.block_bounds import classify
+from maskopt.lowering.index_range import i32_overflow_reason
+from maskopt.lowering.keep_words import GridUnsupported, GridWords, IndexWrap
+from maskopt.lowering.mask_cache import MaskCache
+
+__all__ = ["BlockMaskBuild", "build_block_mask", "create_block_mask", "block_tables", "CACHE"]
+
+_WORD = (1 << 32) - 1
+
+#: Compiles of Python mask_mods, keyed on their code and closure metadata.
+CACHE = MaskCache()
+
+#: Words evaluated at once (a chunk of undecided blocks): 2^22 int64 words
+#: (32 MiB a tensor) cover 2^27 (q, kv) pairs.
+DEFAULT_CHUNK_WORDS = 1 << 22
+
+
+@dataclass
+class BlockMaskBuild:
+    """What `build_block_mask` did."""
+
+    block_mask: Any
+    """The torch `BlockMask`."""
+    path: str
+    """"packed" (keep words of the compiled mask), "specialized" (keep words of
+    a mask over derived tensors, see `lowering.specialize`) or "torch" (torch's
+    own create_block_mask)."""
+    reason: str | None = None
+    """Why torch's create_block_mask was used (path "torch")."""
+    remarks: list[Any] = field(default_factory=list)
+    """`maskopt.Remark`s: why the mask did not pack or was not specialized."""
+    cache_hit: bool = False
+    """The compile came from the cache."""
+
+
+@dataclass
+class _Compiled:
+    """A `maskopt.CompiledMask` and the mask as imported (before any pass),
+    which `lowering.index_range` checks for i32 results that could wrap."""
+
+    compiled: Any
+    imported: Any
+
+    @property
+    def aux_tensors(self) -> list[torch.Tensor]:
+        return self.compiled.aux_tensors
+
+
+def _compile_mask(fn: Callable) -> _Compiled:
+    import maskopt
+    from maskopt.lowering.fx_import import import_mask_mod
+
+    imported, _ = import_mask_mod(fn)
+    return _Compiled(maskopt.compile_mask(fn), imported)
+
+
+def block_tables(
+    grid: GridWords,
+    aux_tensors: tuple[torch.Tensor, ...],
+    B: int,
+    H: int,
+    Q_LEN: int,
+    KV_LEN: int,
+    Q_BLOCK: int,
+    KV_BLOCK: int,
+    device: torch.device,
+    chunk_words: int = DEFAULT_CHUNK_WORDS,
+    use_bounds: bool = True,
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """(partial, full): int8 `[B, H, ceil(Q_LEN/Q_BLOCK), ceil(KV_LEN/KV_BLOCK)]`
+    tables of the blocks with some but not all, resp. all, elements kept.
+
+    With `use_bounds`, `lowering.block_bounds` first settles the blocks that
+    the mask's bounds prove all kept or all dropped; the keep words are
+    computed for the other blocks only (all of them without it)."""
+    if KV_BLOCK % 32:
+        raise GridUnsupported(f"KV block size {KV_BLOCK} is not a multiple of 32")
+    nq = -(-Q_LEN // Q_BLOCK)
+    nkv = -(-KV_LEN // KV_BLOCK)
+    wpb = KV_BLOCK // 32
+    last_word = (-(-KV_LEN // 32) - 1) * 32
+    i64 = dict(dtype=torch.int64, device=device)
+    qb = torch.arange(nq, **i64).reshape(-1, 1)
+    kb = torch.arange(nkv, **i64).reshape(1, -1)
+    q_lo, q_hi = qb * Q_BLOCK, torch.clamp(qb * Q_BLOCK + Q_BLOCK - 1, max=Q_LEN - 1)
+    kv_lo = kb * KV_BLOCK
+    kv_hi = torch.clamp(kv_lo + KV_BLOCK - 32, max=last_word)
+    inside = ((qb + 1) * Q_BLOCK <= Q_LEN) & ((kb + 1) * KV_BLOCK <= KV_LEN)
+    minmax = _q_block_minmax(aux_tensors, Q_LEN, Q_BLOCK) if use_bounds else None
+    rows = torch.arange(Q_BLOCK, **i64).reshape(1, -1, 1)
+    cols = (torch.arange(wpb, **i64) * 32).reshape(1, 1, -1)
+    per_chunk = max(1, chunk_words // (Q_BLOCK * wpb))
+    Bv = B if grid.reads_b else 1
+    Hv = H if grid.reads_h else 1
+    partial = torch.zeros(Bv, Hv, nq, nkv, dtype=torch.int8, device=device)
+    full = torch.zeros(Bv, Hv, nq, nkv, dtype=torch.int8, device=device)
+    for b in range(Bv):
+        for h in range(Hv):
+            if use_bounds:
+                sure_full, sure_empty = classify(grid.func, aux_tensors, b, h, q_lo, q_hi,
+                                                 kv_lo, kv_hi, minmax)
+                sure_full = sure_full.expand(nq, nkv)
+                sure_empty = sure_empty.expand(nq, nkv)
+            else:
+                sure_full = sure_empty = torch.zeros(nq, nkv, dtype=torch.bool, device=device)
+            # every in-range word all ones: full inside, partial at the edge
+            full[b, h] = (sure_full & inside).to(torch.int8)
+            partial[b, h] = (sure_full & ~inside & ~sure_empty).to(torch.int8)
+            todo = torch.nonzero(~sure_full & ~sure_empty)
+            bt = torch.tensor(b, **i64)
+            ht = torch.tensor(h, **i64)
+            for c in range(0, todo.shape[0], per_chunk):
+                blk = todo[c:c + per_chunk]
+                qi, ki = blk[:, 0], blk[:, 1]
+                q = qi.reshape(-1, 1, 1) * Q_BLOCK + rows            # [U, Q_BLOCK, 1]
+                kv = ki.reshape(-1, 1, 1) * KV_BLOCK + cols          # [U, 1, wpb]
+                w = grid.words_at(bt, ht, q.clamp(max=Q_LEN - 1), kv.clamp(max=last_word),
+                                  aux_tensors)
+                lanes = torch.clamp(KV_LEN - kv, 0, 32)
+                w = w & ((torch.ones((), **i64) << lanes) - 1)
+                w = torch.where(q < Q_LEN, w, 0).expand(-1, Q_BLOCK, wpb)
+                lo = w.amin(dim=(1, 2))
+                hi = w.amax(dim=(1, 2))
+                is_full = lo == _WORD
+                full[b, h, qi, ki] = is_full.to(torch.int8)
+                partial[b, h, qi, ki] = ((hi != 0) & ~is_full).to(torch.int8)
+    if Bv != B or Hv != H:
+        partial = partial.expand(B, H, nq, nkv).contiguous()
+        full = full.expand(B, H, nq, nkv).contiguous()
+    return partial, full
+
+
+def _q_block_minmax(aux_tensors, Q_LEN: int, Q_BLOCK: int):
+    """Per aux tensor: (min, max) `[nq, 1]` over each q block's rows of a 1-D
+    integer tensor (the bound of `aux[q_idx]` in a block), else None."""
+    out = []
+    nq = -(-Q_LEN // Q_BLOCK)
+    for t in aux_tensors:
+        if t.dim() != 1 or t.dtype == torch.bool or t.is_floating_point() or t.numel() < Q_LEN:
+            out.append(None)
+            continue
+        v = t[:Q_LEN].to(torch.int64)
+        pad = nq * Q_BLOCK - Q_LEN
+        if pad:
+            v = torch.cat([v, v[-1:].expand(pad)])
+        v = v.reshape(nq, Q_BLOCK)
+        out.append((v.amin(dim=1, keepdim=True), v.amax(dim=1, keepdim=True)))
+    return out
+
+
+def _block_sizes(BLOCK_SIZE) -> tuple[int, int]:
+    if isinstance(BLOCK_SIZE, int):
+        return BLOCK_SIZE, BLOCK_SIZE
+    return tuple(BLOCK_SIZE)  # type: ignore[return-value]
+
+
+def _torch_create_block_mask(mask_mod, B, H, Q_LEN, KV_LEN, device, BLOCK_SIZE, _compile,
+                             separate_full_blocks, compute_dq_write_order, dq_kv_order):
+    from torch.nn.attention.flex_attention import create_block_mask as torch_cbm
+
+    return torch_cbm(mask_mod, B, H, Q_LEN, KV_LEN, device, BLOCK_SIZE, _compile,
+                     separate_full_blocks, compute_dq_write_order, dq_kv_order)
+
+
+def _from_tables(partial, full, mask_mod, Q_LEN, KV_LEN, Q_BLOCK, KV_BLOCK,
+                 separate_full_blocks, compute_dq_write_order, dq_kv_order):
+    """The BlockMask torch builds from these dense tables (its own functions)."""
+    from torch.nn.attention import flex_attention as fa
+
+    if separate_full_blocks:
+        tables = (partial, full)
+    else:
+        tables = ((partial | full), None)
+    block_mask = fa._create_sparse_block_from_block_mask(
+        tables, mask_mod, (Q_LEN, KV_LEN), Q_BLOCK, KV_BLOCK
+    )
+    if compute_dq_write_order:
+        dq_wo, dq_wo_full = fa._compute_dq_write_order_from_block_mask(
+            block_mask, dq_kv_order=dq_kv_order
+        )
+        block_mask.dq_write_order = dq_wo
+        block_mask.dq_write_order_full = dq_wo_full
+        block_mask.dq_kv_order = None
+        block_mask.dq_kv_order_spt = dq_kv_order
+    return block_mask
+
+
+def build_block_mask(
+    mask_mod: Callable,
+    B: int | None,
+    H: int | None,
+    Q_LEN: int,
+    KV_LEN: int,
+    device=None,
+    BLOCK_SIZE: int | tuple[int, int] = 128,
+    _compile: bool = False,
+    separate_full_blocks: bool = True,
+    compute_dq_write_order: bool = False,
+    dq_kv_order: bool = True,
+    *,
+    specialize: bool = True,
+    chunk_words: int = DEFAULT_CHUNK_WORDS,
+) -> BlockMaskBuild:
+    """`create_block_mask` with a record of the path taken (see `BlockMaskBuild`)."""
+    if device is None:
+        device = torch.accelerator.current_accelerator() or "cpu"
+    device = torch.device(device)
+    B = 1 if B is None else B
+    H = 1 if H is None else H
+    Q_BLOCK, KV_BLOCK = _block_sizes(BLOCK_SIZE)
+    args = (B, H, Q_LEN, KV_LEN, device, BLOCK_SIZE, _compile, separate_full_blocks,
+            compute_dq_write_order, dq_kv_order)
+
+    def fallback(reason: str, remarks=(), hit=False) -> BlockMaskBuild:
+        return BlockMaskBuild(_torch_create_block_mask(mask_mod, *args), "torch", reason,
+                              list(remarks), hit)
+
+    if not isinstance(dq_kv_order, bool):
+        raise ValueError("dq_kv_order must be a bool when using create_block_mask")
+    try:
+        entry, aux, hit = CACHE.compile(mask_mod, _compile_mask)
+    except Exception as e:  # noqa: BLE001 - untraceable: torch evaluates it
+        return fallback(f"maskopt could not compile the mask_mod: {type(e).__name__}: {e}")
+    compiled = entry.compiled
+    remarks = list(compiled.remarks)
+    eval_mod, eval_entry, eval_aux, path = mask_mod, entry, aux, "packed"
+    if not compiled.packed and specialize:
+        from maskopt.lowering.mask_cache import closure_key
+        from maskopt.lowering.specialize import specialize_mask
+
+        keyed = closure_key(mask_mod)
+        spec = specialize_mask(mask_mod, compiled, aux, Q_LEN, device,
+                               None if keyed is None else keyed[0])
+        remarks.extend(spec.remarks)
+        if spec.mask_mod is not None:
+            eval_mod, path = spec.mask_mod, "specialized"
+            eval_entry, eval_aux, _ = CACHE.compile(spec.mask_mod, _compile_mask)
+    if not eval_entry.compiled.packed:
+        return fallback(f"the mask_mod does not pack: {eval_entry.compiled.reason}", remarks, hit)
+    aux_dev = tuple(t.to(device) for t in eval_aux)
+    wraps = i32_overflow_reason(eval_entry.imported.ops.first, (B, H, Q_LEN, KV_LEN), aux_dev)
+    if wraps is not None:
+        return fallback(wraps, remarks, hit)
+    try:
+        grid = GridWords(eval_entry.compiled.module, device)
+        partial, full = block_tables(grid, aux_dev, B, H, Q_LEN, KV_LEN, Q_BLOCK, KV_BLOCK,
+                                     device, chunk_words)
+    except (GridUnsupported, IndexWrap, IndexError, ZeroDivisionError, NotImplementedError) as e:
+        return fallback(f"{type(e).__name__}: {e}", remarks, hit)
+    except Exception as e:  # noqa: BLE001 - e.g. an xDSL InterpretationError
+        if type(e).__name__ != "InterpretationError":
+            raise
+        return fallback(f"{type(e).__name__}: {e}", remarks, hit)
+    block_mask = _from_tables(partial, full, eval_mod, Q_LEN, KV_LEN, Q_BLOCK, KV_BLOCK,
+                              separate_full_blocks, compute_dq_write_order, dq_kv_order)
+    return BlockMaskBuild(block_mask, path, None, remarks, hit)
+
+
+def create_block_mask(
+    mask_mod: Callable,
+    B: int | None,
+    H: int | None,
+    Q_LEN: int,
+    KV_LEN: int,
+    device=None,
+    BLOCK_SIZE: int | tuple[int, int] = 128,
+    _compile: bool = False,
+    separate_full_blocks: bool = True,
+    compute_dq_write_order: bool = False,
+    dq_kv_order: bool = True,
+) -> Any:
+    """torch's `create_block_mask` (same signature, same BlockMask), built from
+    maskopt's packed keep words; see the module docstring and `build_block_mask`."""
+    return build_block_mask(
+        mask_mod, B, H, Q_LEN, KV_LEN, device, BLOCK_SIZE, _compile,
+        separate_full_blocks, compute_dq_write_order, dq_kv_order,
+    ).block_mask

@@ -1,0 +1,333 @@
+"""maskopt.create_block_mask against torch's create_block_mask, tensor by tensor.
+
+torch orders each kv_indices row with a stable descending argsort of the
+dense block table: the listed blocks ascending, then every other block
+ascending. That tail is deterministic, so nothing is normalised: every
+tensor of the BlockMask is compared exactly (values, dtype, shape).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from torch.nn.attention.flex_attention import create_block_mask as torch_create_block_mask
+from torch.nn.attention.flex_attention import create_mask
+
+import maskopt
+from maskopt.lowering import block_mask as bm
+from maskopt.tools.corpus import CORPUS
+
+_TENSORS = (
+    "kv_num_blocks", "kv_indices", "full_kv_num_blocks", "full_kv_indices",
+    "q_num_blocks", "q_indices", "full_q_num_blocks", "full_q_indices",
+)
+
+
+def assert_same_block_mask(got, want) -> None:
+    for name in _TENSORS:
+        a, b = getattr(got, name), getattr(want, name)
+        if a is None or b is None:
+            assert a is None and b is None, name
+            continue
+        assert a.dtype == b.dtype and a.shape == b.shape, (name, a.dtype, b.dtype, a.shape, b.shape)
+        assert torch.equal(a, b), name
+    assert got.seq_lengths == want.seq_lengths
+    assert got.BLOCK_SIZE == want.BLOCK_SIZE
+
+
+def check(mask_mod, B, H, Q, KV, **kw):
+    """Build both; assert equal; return maskopt's BlockMaskBuild."""
+    got = bm.build_block_mask(mask_mod, B, H, Q, KV, "cpu", **kw)
+    want = torch_create_block_mask(mask_mod, B, H, Q, KV, "cpu", **kw)
+    assert_same_block_mask(got.block_mask, want)
+    return got
+
+
+def _shapes(case):
+    B, H, Q, KV = case.shape
+    # whole blocks; neither length a multiple of the block size and Q != KV
+    return [(B, H, Q, KV), (B, H, Q - 37, KV - 100)]
+
+
+@pytest.mark.parametrize("case", CORPUS, ids=[c.name for c in CORPUS])
+def test_corpus_mask_equals_torch(case):
+    mm = case.make()
+    for B, H, Q, KV in _shapes(case):
+        got = check(mm, B, H, Q, KV)
+        if case.ranges is not None:
+            # a mask maskopt packs takes the keep-word path (or a documented
+            # fallback: an i32 result that may wrap, where torch's int64 does not)
+            assert got.path == "packed" or "i32" in (got.reason or ""), (got.path, got.reason)
+
+
+def test_corpus_paths():
+    """The packed corpus masks take the keep-word path at their own shape
+    (not the fallback); record which went where."""
+    packed = [c for c in CORPUS if c.ranges is not None]
+    paths = {c.name: bm.build_block_mask(c.make(), *c.shape, "cpu").path for c in packed}
+    fell_back = [n for n, p in paths.items() if p != "packed"]
+    assert len(fell_back) <= 2, fell_back  # wrapped_conjunction-style large-index masks only
+
+
+@pytest.mark.parametrize("block", [64, (128, 64), (64, 256)])
+def test_block_sizes(block):
+    for name in ("causal", "sliding_window_100", "doc_start_causal_i64", "per_head_window"):
+        case = next(c for c in CORPUS if c.name == name)
+        B, H, Q, KV = case.shape
+        got = check(case.make(), B, H, Q - 5, KV - 70, BLOCK_SIZE=block)
+        assert got.path == "packed"
+
+
+def test_kv_block_not_multiple_of_32_falls_back():
+    got = check(lambda b, h, q, kv: q >= kv, 1, 1, 300, 300, BLOCK_SIZE=48)
+    assert got.path == "torch" and "multiple of 32" in got.reason
+
+
+def test_broadcast_over_b_h_and_options():
+    causal = lambda b, h, q, kv: q >= kv  # noqa: E731
+    check(causal, 2, 3, 500, 700)
+    check(causal, None, None, 257, 129)
+    check(causal, 2, 1, 300, 300, separate_full_blocks=False)
+    check(causal, 1, 2, 384, 512, compute_dq_write_order=True)
+    got = check(causal, 1, 2, 384, 512, compute_dq_write_order=True, dq_kv_order=False)
+    assert got.path == "packed"
+    torch.testing.assert_close(got.block_mask.dq_write_order,
+                               torch_create_block_mask(causal, 1, 2, 384, 512, "cpu",
+                                                       compute_dq_write_order=True,
+                                                       dq_kv_order=False).dq_write_order)
+
+
+def test_edge_blocks_are_never_full():
+    """A block cut by Q_LEN or KV_LEN is partial even when all its elements
+    inside are kept (torch pads with False)."""
+    full = lambda b, h, q, kv: q >= 0  # noqa: E731
+    got = check(full, 1, 1, 200, 300)
+    assert got.path == "packed"
+    # q block 0 (rows 0-127): kv blocks 0, 1 full, block 2 (kv 256-299) partial;
+    # q block 1 (rows 128-199): all three partial
+    assert got.block_mask.full_kv_num_blocks.tolist() == [[[2, 0]]]
+    assert got.block_mask.kv_num_blocks.tolist() == [[[1, 3]]]
+
+
+def test_per_lane_mask_falls_back():
+    got = check(lambda b, h, q, kv: (q * kv) % 7 == 3, 1, 1, 256, 256)
+    assert got.path == "torch"
+
+
+def test_i32_wrap_falls_back():
+    """torch evaluates with int64 indices: q + 2^31 - 10 does not wrap there."""
+    got = check(lambda b, h, q, kv: q + (2**31 - 10) >= kv, 1, 1, 300, 300)
+    assert got.path == "torch" and "i32" in got.reason
+
+
+def test_cache_new_values_and_scalars():
+    def make(win, lens):
+        def per_batch(b, h, q_idx, kv_idx):
+            return (q_idx - kv_idx <= win) & (kv_idx < lens[b]) & (q_idx >= kv_idx)
+        return per_batch
+
+    bm.CACHE.clear()
+    first = check(make(100, torch.tensor([700, 3])), 2, 1, 700, 700)
+    assert not first.cache_hit and first.path == "packed"
+    again = check(make(100, torch.tensor([65, 400])), 2, 1, 700, 700)  # new values, same meta
+    assert again.cache_hit
+    other = check(make(7, torch.tensor([65, 400])), 2, 1, 700, 700)  # a different constant
+    assert not other.cache_hit
+
+
+def test_public_export_is_lazy_and_equal():
+    import subprocess
+    import sys
+
+    code = "import sys, maskopt; maskopt.create_block_mask; print('torch' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+    mm = lambda b, h, q, kv: (q >= kv) & (q - kv < 300)  # noqa: E731
+    assert_same_block_mask(maskopt.create_block_mask(mm, 1, 1, 1000, 900, device="cpu"),
+                           torch_create_block_mask(mm, 1, 1, 1000, 900, device="cpu"))
+
+
+# value specialization ---------------------------------------------------------
+
+
+def _doc_ids(lengths, dtype=torch.int32):
+    return torch.repeat_interleave(torch.arange(len(lengths)), torch.tensor(lengths)).to(dtype)
+
+
+def _doc_mask(doc, causal):
+    def doc_mask(b, h, q_idx, kv_idx):
+        same = doc[q_idx] == doc[kv_idx]
+        return same & (q_idx >= kv_idx) if causal else same
+    return doc_mask
+
+
+def _assert_eager_equal(a, b, B, H, Q, KV):
+    assert torch.equal(create_mask(a, B, H, Q, KV, "cpu"), create_mask(b, B, H, Q, KV, "cpu"))
+
+
+@pytest.mark.parametrize("causal", [False, True])
+@pytest.mark.parametrize("dtype", [torch.int32, torch.int64])
+def test_document_ids_specialize(causal, dtype):
+    lengths = [1, 130, 7, 300, 64, 129, 250, 143]  # 1024
+    mm = _doc_mask(_doc_ids(lengths, dtype), causal)
+    got = check(mm, 1, 1, 1024, 1024)
+    assert got.path == "specialized", (got.path, got.reason)
+    _assert_eager_equal(mm, got.block_mask.mask_mod, 1, 1, 1024, 1024)
+    assert maskopt.compile_mask(got.block_mask.mask_mod).packed
+    got = check(mm, 1, 1, 1000, 777)
+    assert got.path == "specialized"
+    _assert_eager_equal(mm, got.block_mask.mask_mod, 1, 1, 1000, 777)
+
+
+def test_attn_gym_doc_masks_specialize():
+    from attn_gym.masks import causal_mask, generate_doc_mask_mod
+    from torch.nn.attention.flex_attention import noop_mask
+
+    offsets = torch.tensor([0, 100, 101, 400, 777, 1024])
+    for inner in (causal_mask, noop_mask):
+        mm = generate_doc_mask_mod(inner, offsets)
+        for Q, KV in [(1024, 1024), (900, 1000)]:
+            got = check(mm, 2, 2, Q, KV)
+            assert got.path == "specialized", (got.path, got.reason)
+            _assert_eager_equal(mm, got.block_mask.mask_mod, 2, 2, Q, KV)
+
+
+def test_document_ids_new_values_reuse_the_compile():
+    bm.CACHE.clear()
+    a = check(_doc_mask(_doc_ids([500, 524]), True), 1, 1, 1024, 1024)
+    b_mm = _doc_mask(_doc_ids([10, 90, 900, 24]), True)
+    b = check(b_mm, 1, 1, 1024, 1024)
+    assert a.path == b.path == "specialized" and b.cache_hit
+    _assert_eager_equal(b_mm, b.block_mask.mask_mod, 1, 1, 1024, 1024)
+
+
+def test_interleaved_documents_keep_the_original_with_a_remark():
+    doc = _doc_ids([300, 300, 424])
+    doc[100:150] = 2  # document 2 occupies two ranges
+    mm = _doc_mask(doc, True)
+    got = check(mm, 1, 1, 1024, 1024)
+    assert got.path == "torch" and got.block_mask.mask_mod is mm
+    assert any("more than one contiguous range" in r.message for r in got.remarks)
+
+
+@pytest.mark.parametrize("runs", [[(0, 4)], [(0, 4), (500, 530)], []])
+def test_global_tokens_specialize(runs):
+    flags = torch.zeros(1024, dtype=torch.bool)
+    for lo, hi in runs:
+        flags[lo:hi] = True
+
+    def global_causal(b, h, q_idx, kv_idx):
+        return flags[kv_idx] | ((q_idx >= kv_idx) & (q_idx - kv_idx < 128))
+
+    got = check(global_causal, 1, 1, 1024, 1000)
+    assert got.path == "specialized", (got.path, got.reason)
+    _assert_eager_equal(global_causal, got.block_mask.mask_mod, 1, 1, 1024, 1000)
+
+
+def test_scattered_global_tokens_remark():
+    flags = torch.zeros(1024, dtype=torch.bool)
+    flags[::100] = True
+    got = check(lambda b, h, q, kv: flags[kv] | (q >= kv), 1, 1, 1024, 1024)
+    assert got.path == "torch"
+    assert any("runs of True" in r.message for r in got.remarks)
+
+
+def test_benchmark_runs_tiny(capsys):
+    """The benchmark runs end to end on a tiny size and prints its table
+    (not a timing test: only that it runs, and that the tensors matched)."""
+    from maskopt.tools import bench_block_mask
+
+    rc = bench_block_mask.main(["--lengths", "256", "--repeat", "1", "--no-compile", "--no-memory",
+                                "--masks", "causal,doc_causal_64"])
+    out = capsys.readouterr().out
+    assert rc == 0
+    assert "speedup" in out and "doc_causal_64" in out and "WRONG" not in out
+
+
+def test_specialized_block_mask_in_flex_attention():
+    """flex_attention (eager, CPU) with the specialized BlockMask gives the
+    output of torch's BlockMask of the original mask."""
+    import warnings
+
+    from torch.nn.attention.flex_attention import flex_attention
+
+    mm = _doc_mask(_doc_ids([100, 200, 50, 162]), True)
+    ours = maskopt.create_block_mask(mm, 1, 2, 512, 512, device="cpu")
+    assert ours.mask_mod is not mm  # specialized
+    theirs = torch_create_block_mask(mm, 1, 2, 512, 512, device="cpu")
+    g = torch.Generator().manual_seed(0)
+    q, k, v = (torch.randn(1, 2, 512, 16, generator=g) for _ in range(3))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        torch.testing.assert_close(flex_attention(q, k, v, block_mask=ours),
+                                   flex_attention(q, k, v, block_mask=theirs), rtol=0, atol=0)
+
+
+@pytest.mark.parametrize("name", ["causal", "block_diffusion", "morton_natten_32x32_k7", "per_batch_chunk",
+                                  "batched_doc_start_causal", "global_tokens_where", "odd_kv"])
+def test_bounds_prefilter_matches_words_only(name):
+    """The blocks settled by bounds (lowering.block_bounds) are what the keep
+    words of every block give (both paths; torch's equality is tested above)."""
+    from maskopt.lowering.keep_words import GridWords
+
+    case = next(c for c in CORPUS if c.name == name)
+    B, H, Q, KV = case.shape
+    compiled = maskopt.compile_mask(case.make())
+    grid = GridWords(compiled.module, "cpu")
+    aux = tuple(compiled.aux_tensors)
+    for q, kv in [(Q, KV), (Q - 37, KV - 100)]:
+        a = bm.block_tables(grid, aux, B, H, q, kv, 128, 128, torch.device("cpu"), use_bounds=True)
+        b = bm.block_tables(grid, aux, B, H, q, kv, 128, 128, torch.device("cpu"), use_bounds=False)
+        assert torch.equal(a[0], b[0]) and torch.equal(a[1], b[1])
+
+
+def test_document_ids_with_window_specialize():
+    doc = _doc_ids([200, 1, 311, 400, 112])
+
+    def doc_window(b, h, q_idx, kv_idx):
+        return (doc[q_idx] == doc[kv_idx]) & (q_idx >= kv_idx) & (q_idx - kv_idx < 150)
+
+    got = check(doc_window, 1, 1, 1024, 1024)
+    assert got.path == "specialized", (got.path, got.reason)
+    _assert_eager_equal(doc_window, got.block_mask.mask_mod, 1, 1, 1024, 1024)
+
+
+def test_batched_document_ids_specialize():
+    """One row of document ids per batch: `doc[b, q] == doc[b, kv]`."""
+    doc = torch.stack([_doc_ids([100, 400, 524]), _doc_ids([1, 2, 3, 1018])])
+
+    def batched_doc(b, h, q_idx, kv_idx):
+        return (doc[b, q_idx] == doc[b, kv_idx]) & (q_idx >= kv_idx)
+
+    got = check(batched_doc, 2, 2, 1024, 1000)
+    assert got.path == "specialized", (got.path, got.reason)
+    _assert_eager_equal(batched_doc, got.block_mask.mask_mod, 2, 2, 1024, 1000)
+    doc[1, 10:20] = 0  # document 0 of row 1 now occupies two ranges
+    got = check(batched_doc, 2, 2, 1024, 1000)
+    assert got.path == "torch"
+    assert any("(row 1)" in r.message for r in got.remarks)
+
+
+@pytest.mark.parametrize("chunk", range(4))
+def test_fuzzed_masks_equal_torch(chunk):
+    """Grammar-fuzzed mask_mods (maskopt.tools.fuzz: constants near the int32
+    limits, aux loads, shifts, divisions, ...), two shapes and block sizes each."""
+    from maskopt.tools.fuzz import build, random_mask
+
+    packed = 0
+    for seed in range(1000 + 25 * chunk, 1025 + 25 * chunk):
+        m = random_mask(seed)
+        fn = build(m)
+        B, H, Q, KV = m.shape
+        Q, KV = min(Q, 700), min(KV, 700)
+        for q, kv, block in [(Q, KV, 128), (max(1, Q - 37), max(1, KV - 45), 64)]:
+            try:
+                want = torch_create_block_mask(fn, B, H, q, kv, "cpu", BLOCK_SIZE=block)
+            except (IndexError, RuntimeError):
+                continue  # torch cannot evaluate it at this shape
+            got = bm.build_block_mask(fn, B, H, q, kv, "cpu", BLOCK_SIZE=block)
+            assert_same_block_mask(got.block_mask, want)
+            packed += got.path == "packed"
+    assert packed > 0
