@@ -392,3 +392,48 @@ def test_a_mask_proven_full_is_one_all_ones_word():
     assert torch.equal(words, corpus.reference_words(_always_true, b, h, q, kv))
     noop = trace_mask_mod(corpus.get_case("full").make())
     assert mi.select_packed_mask_intervals(noop.graph_module) is None
+
+
+def test_static_flex_shapes_give_the_drop_in_a_domain():
+    """`install()` wraps the flex FLASH kernel builder: with static query/key
+    shapes the drop-in compiles for b < B, h < H and the lengths rounded up to
+    256. Bottom-right causal then needs no wrap guard (no Int64), and its words
+    are exact inside the domain; symbolic shapes keep the full domain."""
+    import torch._inductor.kernel.flex.flex_attention as fa
+    import torch._inductor.kernel.flex.flex_flash_attention as ffa
+
+    assert mi.flex_domain([2, 8, 1000, 64], [2, 2, 4096, 64]) == (2, 8, 1024, 4096)
+    assert mi.flex_domain([2, 8, sympy.Symbol("s0"), 64], [2, 2, 4096, 64]) is None
+    fn = corpus.get_case("bottom_right_causal").make()
+    traced = trace_mask_mod(fn)
+    (full,) = mi.select_packed_mask_intervals(traced.graph_module)
+    assert "Int64" in full.keep_mask_expr()
+    with mi.domain(mi.flex_domain([1, 1, 1000, 64], [1, 1, 2000, 64])):
+        (bounded,) = mi.select_packed_mask_intervals(traced.graph_module)
+    assert "Int64" not in bounded.keep_mask_expr()
+    q = torch.arange(0, 1024, 7, dtype=torch.int32).repeat_interleave(9)
+    kv = torch.tensor([0, 1, 31, 700, 768, 769, 1500, 2047 - 31, 2047], dtype=torch.int32).repeat(q.numel() // 9)
+    z = torch.zeros_like(q)
+    words = dropin_words((bounded,), 0, z, z, q, kv)
+    assert_same_words(words, corpus.reference_words(fn, z, z, q, kv), z, z, q, kv)
+
+    class Box:
+        def __init__(self, size):
+            self.size = size
+
+        def get_size(self):
+            return self.size
+
+    seen = []
+
+    def kernel(query, key, *args, **kwargs):
+        seen.append(mi._DOMAIN.get())
+
+    with mock.patch.object(ffa, "create_flex_flash_attention_kernel", kernel), mock.patch.object(
+        fa, "create_flex_flash_attention_kernel", kernel
+    ):
+        with mi.installed():
+            assert fa.create_flex_flash_attention_kernel is ffa.create_flex_flash_attention_kernel
+            fa.create_flex_flash_attention_kernel(Box([2, 4, 300, 64]), Box([2, 4, 513, 64]))
+        assert fa.create_flex_flash_attention_kernel is kernel
+    assert seen == [(2, 4, 512, 768)]

@@ -43,7 +43,10 @@ compiler behind it:
 
 `install()` makes torch inductor's flex FLASH lowering call this function
 (`uninstall()` restores inductor's own analysis; `installed()` is a context
-manager). On torch 2.13, whose call site passes only the graph module, the
+manager). Where query's and key's shapes are static, it compiles the mask
+for the kernel's domain (`flex_domain`: b < B, h < H, q_idx < Q_LEN,
+kv < KV_LEN, lengths rounded up to 256), so guards that only the full
+int32 domain needs disappear; symbolic shapes keep the full domain. On torch 2.13, whose call site passes only the graph module, the
 mask_mod's `other_buffers` are handed over from `get_flex_flash_fwd_configs`.
 """
 
@@ -270,7 +273,74 @@ def _perf_hint(result: Any) -> None:
 def _compile(gm: Any):
     import maskopt
 
-    return maskopt.compile_mask(gm, max_intervals=MAX_INTERVALS)
+    return maskopt.compile_mask(gm, max_intervals=MAX_INTERVALS, domain=_DOMAIN.get())
+
+
+#: the (B, H, Q, KV) domain of the flex lowering in progress (`install()`
+#: sets it where query's and key's shapes are static), else None
+_DOMAIN: contextvars.ContextVar[tuple[int, int, int, int] | None] = contextvars.ContextVar(
+    "maskopt_flex_domain", default=None
+)
+
+#: q and kv bounds are rounded up to this: FA4's last tile computes rows and
+#: columns past the lengths (discarded), and their words stay exact too
+_DOMAIN_TILE = 256
+
+
+def flex_domain(query_size: Sequence[Any], key_size: Sequence[Any]) -> tuple[int, int, int, int] | None:
+    """
+    The domain a flex kernel calls its mask_mod in, from query's
+    (B, H, Q_LEN, D) and key's (B, H_kv, KV_LEN, D) sizes: b < B, h < H (query
+    heads), q_idx < Q_LEN and kv < KV_LEN, the lengths rounded up to a
+    multiple of 256 (the rows and columns of FA4's last tile). None where a
+    size is symbolic (dynamic shapes: the full int32 domain stays).
+    """
+    import sympy
+
+    def static(x):
+        if isinstance(x, bool):
+            return None
+        if isinstance(x, int):
+            return x
+        if isinstance(x, sympy.Integer):
+            return int(x)
+        return None
+
+    try:
+        b, h, q = (static(x) for x in list(query_size)[:3])
+        kv = static(list(key_size)[2])
+    except (TypeError, ValueError, IndexError):
+        return None
+    if None in (b, h, q, kv) or min(b, h, q, kv) < 1:
+        return None
+    up = lambda n: min(-(-n // _DOMAIN_TILE) * _DOMAIN_TILE, 2**31)  # noqa: E731
+    return (min(b, 2**31), min(h, 2**31), up(q), up(kv))
+
+
+@contextlib.contextmanager
+def domain(bounds: tuple[int, int, int, int] | None) -> Iterator[None]:
+    """`with maskopt.inductor.domain((B, H, Q, KV)): ...`: the drop-in compiles
+    masks for that domain (what `install()` does during a flex lowering with
+    static shapes)."""
+    token = _DOMAIN.set(bounds)
+    try:
+        yield
+    finally:
+        _DOMAIN.reset(token)
+
+
+def _wrap_kernel(original):
+    @functools.wraps(original)
+    def create_flex_flash_attention_kernel(query, key, *args, **kwargs):
+        try:
+            bounds = flex_domain(query.get_size(), key.get_size())
+        except Exception:  # noqa: BLE001 - no shapes: the full domain
+            bounds = None
+        with domain(bounds):
+            return original(query, key, *args, **kwargs)
+
+    create_flex_flash_attention_kernel.__maskopt_original__ = original  # type: ignore[attr-defined]
+    return create_flex_flash_attention_kernel
 
 
 _ONES = "cutlass.Uint32(0xffffffff)"
@@ -449,14 +519,21 @@ def install() -> None:
     """
     if _ORIGINALS:
         return
+    import torch._inductor.kernel.flex.flex_attention as fa
     import torch._inductor.kernel.flex.flex_flash_attention as ffa
     import torch._inductor.kernel.flex.interval_mask_packing as imp
 
+    kernel = _wrap_kernel(ffa.create_flex_flash_attention_kernel)
     patches = {
         (ffa, "select_packed_mask_intervals"): _inductor_entry,
         (imp, "select_packed_mask_intervals"): _inductor_entry,
         (ffa, "get_flex_flash_fwd_configs"): _wrap_configs(ffa.get_flex_flash_fwd_configs),
+        # the domain from query's and key's static shapes (flex_attention
+        # imports the function by name: both names are patched)
+        (ffa, "create_flex_flash_attention_kernel"): kernel,
     }
+    if getattr(fa, "create_flex_flash_attention_kernel", None) is ffa.create_flex_flash_attention_kernel:
+        patches[(fa, "create_flex_flash_attention_kernel")] = kernel
     for (module, attr), new in patches.items():
         _ORIGINALS[(module, attr)] = getattr(module, attr)
         setattr(module, attr, new)
