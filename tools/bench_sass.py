@@ -138,14 +138,16 @@ class Job:
     aux: list
 
 
-def _template_sources(traced, aux) -> dict[str, str]:
+def _template_sources(traced, aux, domain=None) -> dict[str, str]:
     """The drop-in's and inductor's mask_mods where each packs, both rendered
-    by torch's FLASH template."""
+    by torch's FLASH template (the drop-in compiled for `domain`, (B, H, Q, KV)
+    or None, as `install()` does for a flex lowering with static shapes)."""
     from maskopt import inductor
     from maskopt.tools.corpus import inductor_select
 
     out = {}
-    elements = inductor.select_packed_mask_intervals(traced.graph_module, traced.aux_tensors)
+    with inductor.domain(domain):
+        elements = inductor.select_packed_mask_intervals(traced.graph_module, traced.aux_tensors)
     if elements is not None:
         out["drop-in"] = inductor_source(elements, len(aux))
     intervals = inductor_select(traced)
@@ -154,8 +156,9 @@ def _template_sources(traced, aux) -> dict[str, str]:
     return out
 
 
-def build_jobs(cases) -> tuple[list[Row], list[Job]]:
-    """Trace every case and emit its modules (no compiling yet)."""
+def build_jobs(cases, domain=None) -> tuple[list[Row], list[Job]]:
+    """Trace every case and emit its modules (no compiling yet); maskopt's
+    module and drop-in for `domain` ((B, H, Q, KV) or None: the full one)."""
     from maskopt import compile_mask
     from maskopt.lowering.trace import trace_mask_mod
 
@@ -166,14 +169,14 @@ def build_jobs(cases) -> tuple[list[Row], list[Job]]:
         rows.append(row)
         try:
             traced = trace_mask_mod(mm, name=case.name)
-            result = compile_mask(mm, name=case.name)
+            result = compile_mask(mm, name=case.name, domain=domain)
         except Exception as e:  # noqa: BLE001 - a row that says why
             row.errors["maskopt"] = f"{type(e).__name__}: {e}"
             continue
         aux = [(t.dtype, tuple(t.shape)) for t in traced.aux_tensors]
         row.maskopt_packed = result.packed
         jobs.append(Job(row, "maskopt", result.cute_source, aux))
-        for variant, source in _template_sources(traced, aux).items():
+        for variant, source in _template_sources(traced, aux, domain).items():
             setattr(row, f"{variant.replace('-', '')}_packed", True)
             jobs.append(Job(row, variant, source, aux))
         try:
@@ -280,8 +283,8 @@ def format_table(rows: Sequence[Row], scaffold: int | None) -> str:
     return "\n".join(out) + "\n"
 
 
-def run_harness(cases, *, jobs: int) -> str:
-    rows, job_list = build_jobs(cases)
+def run_harness(cases, *, jobs: int, domain=None) -> str:
+    rows, job_list = build_jobs(cases, domain)
     results = compile_jobs(
         [(SCAFFOLD_SOURCE, [])] + [(j.source, j.aux) for j in job_list], jobs=jobs
     )
@@ -295,7 +298,7 @@ def run_harness(cases, *, jobs: int) -> str:
     return format_table(rows, scaffold)
 
 
-def run_fa4(cases, *, jobs: int) -> str:
+def run_fa4(cases, *, jobs: int, domain=None) -> str:
     from maskopt import compile_mask
     from maskopt.lowering.trace import trace_mask_mod
     from maskopt.tools.cute_compile import BASELINE_SOURCE
@@ -305,9 +308,9 @@ def run_fa4(cases, *, jobs: int) -> str:
         mm = case.make()
         traced = trace_mask_mod(mm, name=case.name)
         aux = [(t.dtype, tuple(t.shape)) for t in traced.aux_tensors]
-        result = compile_mask(mm, name=case.name)
+        result = compile_mask(mm, name=case.name, domain=domain)
         items.append((case.name, "maskopt", result.cute_source, aux))
-        for variant, source in _template_sources(traced, aux).items():
+        for variant, source in _template_sources(traced, aux, domain).items():
             items.append((case.name, variant, source, aux))
     results = compile_jobs([(s, a) for _, _, s, a in items], jobs=jobs, fa4=True)
     base = results[0]
@@ -371,7 +374,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--only", nargs="+", metavar="NAME", help="corpus masks to measure")
     ap.add_argument("--fa4", action="store_true", help="compile the FA4_MASKS inside FA4's kernel")
     ap.add_argument("--out", help="also write the table to this file")
+    ap.add_argument(
+        "--domain",
+        metavar="'q<Q,kv<KV'",
+        help="also measure maskopt's module and drop-in compiled for this domain "
+        "(maskopt.passes.domain's spelling, e.g. 'q<131072,kv<131072'): a second "
+        "table in the same run, after the full int32 domain's",
+    )
     args = ap.parse_args(argv)
+    domain = None
+    if args.domain is not None:
+        from maskopt.passes.domain import DomainError, domain_bounds
+
+        try:
+            domain = domain_bounds(args.domain)
+        except DomainError as e:
+            print(f"invalid --domain: {e}", file=sys.stderr)
+            return 2
 
     from maskopt.tools.corpus import CORPUS
 
@@ -383,7 +402,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"unknown mask(s): {', '.join(sorted(missing))}", file=sys.stderr)
             return 2
     t0 = time.perf_counter()
-    text = run_fa4(cases, jobs=args.jobs) if args.fa4 else run_harness(cases, jobs=args.jobs)
+    run = run_fa4 if args.fa4 else run_harness
+    text = run(cases, jobs=args.jobs)
+    if domain is not None:
+        text += f"\nmaskopt and its drop-in compiled for the domain {args.domain} (inductor unchanged):\n\n"
+        text += run(cases, jobs=args.jobs, domain=domain)
     text += f"\n({time.perf_counter() - t0:.0f} s)\n"
     print(text, end="")
     if args.out:

@@ -54,3 +54,18 @@ def test_elements_render_through_torchs_template():
     assert src.index("| A") < src.index("| B") < src.index("return mask_mod_packed.load()")
     assert "mask_mod.__vec_size__ = 32" in src
     compile(src, "<inductor>", "exec")
+
+
+def test_a_domain_reaches_the_module_and_the_drop_in():
+    """`--domain`: build_jobs compiles maskopt's module and drop-in for the
+    domain (no compiling here): bottom-right causal loses its wrap guard in
+    both, inductor's source is unchanged."""
+    from maskopt.tools.bench_sass import build_jobs
+    from maskopt.tools.corpus import get_case
+
+    case = [get_case("bottom_right_causal")]
+    full = {j.variant: j.source for j in build_jobs(case)[1]}
+    bounded = {j.variant: j.source for j in build_jobs(case, (1, 1, 1024, 1024))[1]}
+    for v in ("maskopt", "drop-in"):
+        assert "Int64" in full[v] and "Int64" not in bounded[v], v
+    assert full["inductor"] == bounded["inductor"]
