@@ -875,13 +875,12 @@ class _FunctionPrinter:
             return ONES
         if not has_hi:
             return f"utils.shl_u32({ONES}, cutlass.Uint32({self.nonneg(op.lo)}))"
-        if not has_lo and self.shift_amount(op.hi) is not None:
+        if not has_lo and (amount := self.shift_amount(op.hi)) is not None:
             # A prefix [0, 32 - A): `shr_u32(ONES, min(A, 32))`. The clamp at
             # 32 changes no value (PTX clamps the amount) but FA4's kernel
             # compiles it smallest: causal +37 instructions, against +48
             # without it and +65 as a bmsk (`python -m
             # maskopt.tools.calibrate_fa4`, test/sass-results.md).
-            amount = self.shift_amount(op.hi)
             if self.ranges.of(op.hi.owner.rhs).hi > LANES:
                 amount = f"min({amount}, cutlass.Int32({LANES}))"
             return f"utils.shr_u32({ONES}, cutlass.Uint32({amount}))"

@@ -102,6 +102,11 @@ class SetDomainPass(ModulePass):
     def __post_init__(self):
         domain_bounds((self.b, self.h, self.q, self.kv))  # raises DomainError
 
+    @classmethod
+    def of(cls, spec: DomainLike | None) -> SetDomainPass:
+        """The pass for a domain in any spelling `domain_bounds` takes."""
+        return cls(**dict(zip(DOMAIN_NAMES, domain_bounds(spec))))
+
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
         new = (self.b, self.h, self.q, self.kv)
         for func in op.walk():

@@ -452,13 +452,13 @@ class _Folder:
                 # CuTe target shifts by A directly (`kv + 31 - q` for causal
                 # needs no overflow clamp where `q - kv + 1` does). On equal
                 # cost the amount wins for a bound over index arguments only,
-                # kv and another (`q - kv + c`): FA4's kernel counts causal +37 as a shift by
-                # its amount, +65 as a bmsk of its width (`python -m
-                # maskopt.tools.calibrate_fa4`), the bmsk a stated domain that
-                # makes `q - kv + 1` exact would otherwise pick. (Over an aux
-                # value or a wrapped sum the bmsk is cheaper there: padding
-                # +87 against +136, bottom-right causal +43 against +101,
-                # prefix LM's `128 - kv` +65 against +117.)
+                # kv and another (`q - kv + c`): FA4's kernel counts causal
+                # +37 as a shift by its amount, +65 as a bmsk of its width
+                # (`python -m maskopt.tools.calibrate_fa4`), the bmsk a stated
+                # domain that makes `q - kv + 1` exact would otherwise pick.
+                # (Over an aux value or a wrapped sum the bmsk is cheaper
+                # there: padding +87 against +136, bottom-right causal +43
+                # against +101, prefix LM's `128 - kv` +65 against +117.)
                 form = self.forms.of(u)
                 first = (
                     form is not None

@@ -389,14 +389,12 @@ class MaskOptMain(xDSLOptMain):
         from maskopt.passes.pipeline import parse_pipeline_spec
 
         if self.args.domain is not None:
-            from maskopt.passes.domain import DOMAIN_NAMES, DomainError, domain_bounds
+            from maskopt.passes.domain import DomainError, SetDomainPass
 
             try:
-                bounds = domain_bounds(self.args.domain)
+                first = str(SetDomainPass.of(self.args.domain).pipeline_pass_spec())
             except DomainError as e:
                 raise MaskOptUsageError(f"invalid --domain '{self.args.domain}': {e}") from None
-            opts = " ".join(f"{n}={v}" for n, v in zip(DOMAIN_NAMES, bounds) if v < 2**31)
-            first = f"set-domain{{{opts}}}" if opts else "set-domain"
             self.args.passes = f"{first},{self.args.passes}" if self.args.passes else first
         try:
             parsed = parse_pipeline_spec(self.available_passes, self.args.passes)

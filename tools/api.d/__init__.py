@@ -424,7 +424,8 @@ def compile_mask(
     (`{"q": 32768, "kv": 32768}`), a sequence `(B, H, Q, KV)` (None: no
     bound) or the text `'q<32768,kv<32768'` (`maskopt.passes.domain`); the
     word is then exact for every lane of every window inside it, and value
-    ranges start from it. Without it the domain is the whole int32 contract. `pipeline` replaces `pack-mask` (a `-p` spec, passes or a
+    ranges start from it. Without it the domain is the whole int32 contract.
+    `pipeline` replaces `pack-mask` (a `-p` spec, passes or a
     `Pipeline`); `callback(pass_, module)` runs after every pass.
 
     Returns a `CompiledMask`: the packed flag, the reason when it did not pack
@@ -463,9 +464,9 @@ def _compile_mask(mask_mod, aux_tensors, max_intervals, name, pipeline, callback
     from maskopt.passes.remarks import collect_remarks, function_remarks
 
     if domain is not None:
-        from maskopt.passes.domain import DOMAIN_NAMES, SetDomainPass, domain_bounds
+        from maskopt.passes.domain import SetDomainPass
 
-        SetDomainPass(**dict(zip(DOMAIN_NAMES, domain_bounds(domain)))).apply(None, module)
+        SetDomainPass.of(domain).apply(None, module)
 
     passes = Pipeline.pack_mask(max_intervals) if pipeline is None else Pipeline.of(pipeline)
     # A custom pipeline is verified after every pass (a failure names the

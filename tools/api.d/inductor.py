@@ -46,7 +46,8 @@ compiler behind it:
 manager). Where query's and key's shapes are static, it compiles the mask
 for the kernel's domain (`flex_domain`: b < B, h < H, q_idx < Q_LEN,
 kv < KV_LEN, lengths rounded up to 256), so guards that only the full
-int32 domain needs disappear; symbolic shapes keep the full domain. On torch 2.13, whose call site passes only the graph module, the
+int32 domain needs disappear; symbolic shapes keep the full domain. On
+torch 2.13, whose call site passes only the graph module, the
 mask_mod's `other_buffers` are handed over from `get_flex_flash_fwd_configs`.
 """
 
@@ -209,8 +210,12 @@ def select_packed_mask_intervals(
     outputs = [n for n in nodes if n.op == "output"]
     if len(placeholders) < 4 or len(outputs) != 1:
         return None
-    if not isinstance(outputs[0].args[0], torch.fx.Node) or _keeps_every_lane_literally(outputs[0].args[0]):
+    if not isinstance(outputs[0].args[0], torch.fx.Node):
         return None
+    from torch._inductor.kernel.flex.interval_mask_packing import is_bool_full_node
+
+    if is_bool_full_node(outputs[0].args[0], True):
+        return None  # the constant True: inductor's own analysis returns None too
     aux_placeholders = placeholders[4:]
     buffers = list(other_buffers)[: len(aux_placeholders)]
     is_scalar = [isinstance(b, sympy.Expr) for b in buffers]
@@ -344,19 +349,6 @@ def _wrap_kernel(original):
 
 
 _ONES = "cutlass.Uint32(0xffffffff)"
-
-
-def _keeps_every_lane_literally(node: Any) -> bool:
-    """The graph's result is the constant True (`aten.full(..., True)`), where
-    inductor's own analysis returns None too (its per-lane path is `True`)."""
-    import torch
-
-    return (
-        node.op == "call_function"
-        and node.target is torch.ops.aten.full.default
-        and len(node.args) > 1
-        and node.args[1] is True
-    )
 
 
 def _elements(func, scalar_args, scalar_exprs, symbol_codes):
