@@ -138,14 +138,20 @@ class Job:
     aux: list
 
 
-def _template_sources(traced, aux, domain=None) -> dict[str, str]:
-    """The drop-in's and inductor's mask_mods where each packs, both rendered
-    by torch's FLASH template (the drop-in compiled for `domain`, (B, H, Q, KV)
-    or None, as `install()` does for a flex lowering with static shapes)."""
-    from maskopt import inductor
+def case_modules(mask_mod, name: str, domain=None) -> tuple[list, bool, dict[str, str]]:
+    """One mask's aux specs, whether maskopt packs it, and its mask_mod
+    modules by variant: maskopt's module, and where each packs the drop-in's
+    and inductor's elements rendered by torch's FLASH template (maskopt's
+    module and drop-in compiled for `domain`, (B, H, Q, KV) or None, as
+    `install()` does for a flex lowering with static shapes)."""
+    from maskopt import compile_mask, inductor
+    from maskopt.lowering.trace import trace_mask_mod
     from maskopt.tools.corpus import inductor_select
 
-    out = {}
+    traced = trace_mask_mod(mask_mod, name=name)
+    result = compile_mask(mask_mod, name=name, domain=domain)
+    aux = [(t.dtype, tuple(t.shape)) for t in traced.aux_tensors]
+    out = {"maskopt": result.cute_source}
     with inductor.domain(domain):
         elements = inductor.select_packed_mask_intervals(traced.graph_module, traced.aux_tensors)
     if elements is not None:
@@ -153,31 +159,25 @@ def _template_sources(traced, aux, domain=None) -> dict[str, str]:
     intervals = inductor_select(traced)
     if intervals is not None:
         out["inductor"] = inductor_source(intervals, len(aux))
-    return out
+    return aux, result.packed, out
 
 
 def build_jobs(cases, domain=None) -> tuple[list[Row], list[Job]]:
     """Trace every case and emit its modules (no compiling yet); maskopt's
     module and drop-in for `domain` ((B, H, Q, KV) or None: the full one)."""
-    from maskopt import compile_mask
-    from maskopt.lowering.trace import trace_mask_mod
-
     rows, jobs = [], []
     for case in cases:
         mm = case.make()
         row = Row(case.name, False, False)
         rows.append(row)
         try:
-            traced = trace_mask_mod(mm, name=case.name)
-            result = compile_mask(mm, name=case.name, domain=domain)
+            aux, row.maskopt_packed, sources = case_modules(mm, case.name, domain)
         except Exception as e:  # noqa: BLE001 - a row that says why
             row.errors["maskopt"] = f"{type(e).__name__}: {e}"
             continue
-        aux = [(t.dtype, tuple(t.shape)) for t in traced.aux_tensors]
-        row.maskopt_packed = result.packed
-        jobs.append(Job(row, "maskopt", result.cute_source, aux))
-        for variant, source in _template_sources(traced, aux, domain).items():
-            setattr(row, f"{variant.replace('-', '')}_packed", True)
+        for variant, source in sources.items():
+            if variant != "maskopt":
+                setattr(row, f"{variant.replace('-', '')}_packed", True)
             jobs.append(Job(row, variant, source, aux))
         try:
             jobs.append(Job(row, "per-lane", per_lane_source(mm, case.name), aux))
@@ -299,19 +299,12 @@ def run_harness(cases, *, jobs: int, domain=None) -> str:
 
 
 def run_fa4(cases, *, jobs: int, domain=None) -> str:
-    from maskopt import compile_mask
-    from maskopt.lowering.trace import trace_mask_mod
     from maskopt.tools.cute_compile import BASELINE_SOURCE
 
     items: list[tuple[str, str, str, list]] = [("one-operation mask_mod", "", BASELINE_SOURCE, [])]
     for case in cases:
-        mm = case.make()
-        traced = trace_mask_mod(mm, name=case.name)
-        aux = [(t.dtype, tuple(t.shape)) for t in traced.aux_tensors]
-        result = compile_mask(mm, name=case.name, domain=domain)
-        items.append((case.name, "maskopt", result.cute_source, aux))
-        for variant, source in _template_sources(traced, aux, domain).items():
-            items.append((case.name, variant, source, aux))
+        aux, _, sources = case_modules(case.make(), case.name, domain)
+        items += [(case.name, variant, source, aux) for variant, source in sources.items()]
     results = compile_jobs([(s, a) for _, _, s, a in items], jobs=jobs, fa4=True)
     base = results[0]
     if not base.ok or base.sass_count is None:
