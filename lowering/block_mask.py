@@ -196,28 +196,60 @@ def _block_sizes(BLOCK_SIZE) -> tuple[int, int]:
 
 def _torch_create_block_mask(mask_mod, B, H, Q_LEN, KV_LEN, device, BLOCK_SIZE, _compile,
                              separate_full_blocks, compute_dq_write_order, dq_kv_order):
+    """torch's create_block_mask, passing only the options this torch has (torch
+    2.11 lacks separate_full_blocks / compute_dq_write_order / dq_kv_order): an
+    option it lacks must have its default."""
     from torch.nn.attention.flex_attention import create_block_mask as torch_cbm
 
-    return torch_cbm(mask_mod, B, H, Q_LEN, KV_LEN, device, BLOCK_SIZE, _compile,
-                     separate_full_blocks, compute_dq_write_order, dq_kv_order)
+    kw = _supported_options(torch_cbm, separate_full_blocks=(separate_full_blocks, True),
+                            compute_dq_write_order=(compute_dq_write_order, False),
+                            dq_kv_order=(dq_kv_order, True))
+    return torch_cbm(mask_mod, B, H, Q_LEN, KV_LEN, device, BLOCK_SIZE, _compile, **kw)
+
+
+def _supported_options(fn, **options) -> dict:
+    import inspect
+
+    params = inspect.signature(fn).parameters
+    kw = {}
+    for name, (value, default) in options.items():
+        if name in params:
+            kw[name] = value
+        elif value != default:
+            raise TypeError(f"torch {torch.__version__}'s {fn.__name__} has no option {name}")
+    return kw
 
 
 def _from_tables(partial, full, mask_mod, Q_LEN, KV_LEN, Q_BLOCK, KV_BLOCK,
                  separate_full_blocks, compute_dq_write_order, dq_kv_order):
-    """The BlockMask torch builds from these dense tables (its own functions)."""
+    """The BlockMask torch builds from these dense tables (its own functions:
+    `_create_sparse_block_from_block_mask` where it takes `seq_lengths`, else
+    `_dense_to_ordered` and `BlockMask.from_kv_blocks`, as older torch does)."""
+    import inspect
+
     from torch.nn.attention import flex_attention as fa
 
     if separate_full_blocks:
         tables = (partial, full)
     else:
         tables = ((partial | full), None)
-    block_mask = fa._create_sparse_block_from_block_mask(
-        tables, mask_mod, (Q_LEN, KV_LEN), Q_BLOCK, KV_BLOCK
-    )
+    sparse = getattr(fa, "_create_sparse_block_from_block_mask", None)
+    if sparse is not None and "seq_lengths" in inspect.signature(sparse).parameters:
+        block_mask = sparse(tables, mask_mod, (Q_LEN, KV_LEN), Q_BLOCK, KV_BLOCK)
+    else:
+        kv = fa._dense_to_ordered(tables[0])
+        fkv = fa._dense_to_ordered(tables[1]) if tables[1] is not None else (None, None)
+        extra = {}
+        if "seq_lengths" in inspect.signature(fa.BlockMask.from_kv_blocks).parameters:
+            extra["seq_lengths"] = (Q_LEN, KV_LEN)
+        block_mask = fa.BlockMask.from_kv_blocks(kv[0], kv[1], fkv[0], fkv[1],
+                                                 BLOCK_SIZE=(Q_BLOCK, KV_BLOCK),
+                                                 mask_mod=mask_mod, **extra)
     if compute_dq_write_order:
-        dq_wo, dq_wo_full = fa._compute_dq_write_order_from_block_mask(
-            block_mask, dq_kv_order=dq_kv_order
-        )
+        dq_order = getattr(fa, "_compute_dq_write_order_from_block_mask", None)
+        if dq_order is None:
+            raise TypeError(f"torch {torch.__version__} has no compute_dq_write_order")
+        dq_wo, dq_wo_full = dq_order(block_mask, dq_kv_order=dq_kv_order)
         block_mask.dq_write_order = dq_wo
         block_mask.dq_write_order_full = dq_wo_full
         block_mask.dq_kv_order = None
@@ -270,7 +302,7 @@ def build_block_mask(
 
         keyed = closure_key(mask_mod)
         spec = specialize_mask(mask_mod, compiled, aux, Q_LEN, device,
-                               None if keyed is None else keyed[0])
+                               None if keyed is None else keyed[0], B=B, H=H, KV_LEN=KV_LEN)
         remarks.extend(spec.remarks)
         if spec.mask_mod is not None:
             eval_mod, path = spec.mask_mod, "specialized"

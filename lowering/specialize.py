@@ -255,6 +255,350 @@ def _rewrite_flag(gm, ph_name: str, n_runs: int) -> Any | None:
     return gm
 
 
+
+# row runs: any per-lane gather, by the values ---------------------------------
+
+#: Per-row kv runs a `row runs` rewrite may give (the packed word's limit).
+MAX_ROW_RUNS = 8
+
+#: Cells (distinct rows x kv segments) a `row runs` table may have, in all,
+#: and per evaluation chunk.
+MAX_TABLE_CELLS = 1 << 27
+_CHUNK_CELLS = 1 << 22
+
+def _index_deps(gm) -> dict:
+    """node -> frozenset of the index arguments ("b", "h", "q", "kv") it depends on."""
+    phs = [n for n in gm.graph.nodes if n.op == "placeholder"]
+    named = dict(zip(phs[:4], ("b", "h", "q", "kv")))
+    deps = {}
+    for n in gm.graph.nodes:
+        if n in named:
+            deps[n] = frozenset((named[n],))
+        else:
+            d = frozenset()
+            for a in n.all_input_nodes:
+                d |= deps[a]
+            deps[n] = d
+    return deps
+
+
+def _is_kv_gather(n, deps) -> bool:
+    if n.op != "call_function" or n.target is not _INDEX:
+        return False
+    return any(i is not None and hasattr(i, "op") and "kv" in deps[i] for i in n.args[1])
+
+
+def _is_bool(n) -> bool:
+    val = n.meta.get("val")
+    return val is not None and getattr(val, "dtype", None) == torch.bool and val.dim() == 0
+
+
+def _frontier(S, deps):
+    """(nodes of S's cone that depend on kv and another index: evaluated per
+    table cell; kv-only nodes feeding them; nodes without kv feeding them).
+    A kv-only or kv-free S is its own frontier."""
+    inner, kv_side, u_side = [], [], []
+    seen = set()
+
+    def visit(n):
+        if n in seen:
+            return
+        seen.add(n)
+        d = deps[n]
+        if "kv" not in d:
+            if d:  # kv-free nodes of no index (constants, aux tensors) are copied
+                u_side.append(n)
+            return
+        if d == {"kv"}:
+            kv_side.append(n)
+            return
+        inner.append(n)
+        for a in n.all_input_nodes:
+            visit(a)
+    visit(S)
+    return inner, kv_side, u_side
+
+
+def _choose_node(gm, deps, gather):
+    """The boolean node to rewrite for a per-lane gather: the first boolean
+    node whose cone holds it, grown through boolean users as long as the
+    growth reads no raw kv_idx (which would make every kv its own segment)."""
+    kv_ph = [n for n in gm.graph.nodes if n.op == "placeholder"][3]
+    cone = {gather}
+    S = None
+    for n in gm.graph.nodes:
+        if n is not gather and any(a in cone for a in n.all_input_nodes):
+            cone.add(n)
+        if n in cone and _is_bool(n):
+            S = n
+            break
+    if S is None:
+        return None
+    while len(S.users) == 1:
+        (P,) = S.users
+        if P.op != "call_function" or not _is_bool(P):
+            break
+        had_kv = kv_ph in _frontier(S, deps)[1]
+        if not had_kv and kv_ph in _frontier(P, deps)[1]:
+            break
+        S = P
+    return S
+
+
+def _subgraph(gm, inputs, outputs):
+    """A GraphModule computing `outputs` from `inputs` (placeholders, in
+    order) and the aux tensors it reads (placeholders after them, returned)."""
+    import torch.fx as fx
+
+    g = fx.Graph()
+    env = {}
+    for n in inputs:
+        env[n] = g.placeholder(f"in_{n.name}")
+    aux = []
+
+    def copy(n):
+        if n in env:
+            return env[n]
+        for a in n.all_input_nodes:
+            copy(a)
+        if n.op == "placeholder":
+            env[n] = g.placeholder(f"aux_{n.name}")
+            aux.append(n)
+        else:
+            env[n] = g.node_copy(n, lambda a: env[a])
+        return env[n]
+    outs = [copy(o) for o in outputs]
+    # aux placeholders must come after the inputs (placeholders first in FX)
+    g.output(tuple(outs))
+    g.lint()
+    return fx.GraphModule(gm, g), aux
+
+
+def _vmapped(fn, levels):
+    """fn vmapped over `levels` (outermost first): each an in_dims tuple."""
+    for in_dims in reversed(levels):
+        fn = torch.vmap(fn, in_dims=in_dims, out_dims=0)
+    return fn
+
+
+@dataclass
+class _RowPlan:
+    """The analysis of one `row runs` rewrite of a graph (values aside)."""
+
+    node: str
+    axes: tuple[int, ...]          # index placeholders the rows vary over (0 b, 1 h, 2 q)
+    u_fn: Any                      # (row indices..., aux...) -> u values
+    u_aux: list[int]
+    kv_fn: Any                     # (kv, aux...) -> kv-side values
+    kv_aux: list[int]
+    s_fn: Any                      # (u values..., kv values..., aux...) -> bool
+    s_aux: list[int]
+    n_u: int
+    n_kv: int
+
+
+def _row_plan(gm, S, deps) -> _RowPlan:
+    phs = [n for n in gm.graph.nodes if n.op == "placeholder"]
+    aux_pos = {n: i for i, n in enumerate(phs[4:])}
+    inner, kv_side, u_side = _frontier(S, deps)
+    axes = tuple(sorted({("b", "h", "q").index(d) for n in u_side for d in deps[n]})) or (2,)
+
+    def fix(sub_aux):
+        return [aux_pos[n] for n in sub_aux]
+    u_mod, u_aux = _subgraph(gm, [phs[a] for a in axes], u_side)
+    kv_mod, kv_aux = _subgraph(gm, [phs[3]], kv_side)
+    s_mod, s_aux = _subgraph(gm, [*u_side, *kv_side], [S])
+    return _RowPlan(S.name, axes, u_mod, fix(u_aux), kv_mod, fix(kv_aux), s_mod, fix(s_aux),
+                    len(u_side), len(kv_side))
+
+
+def _flat(values, rows: int) -> torch.Tensor:
+    """Per-row values as one [rows, k] int64 or float64 tensor."""
+    cols = [v.reshape(rows, -1) for v in values]
+    dtype = torch.float64 if any(c.is_floating_point() for c in cols) else torch.int64
+    return torch.cat([c.to(dtype) for c in cols], dim=1)
+
+
+def _row_runs(plan: _RowPlan, aux, sizes, KV_LEN: int, device, max_runs: int):
+    """(lo, hi): int `[*row shape, runs]` tables of the kv runs where the plan's
+    node is True, per row (rows over `plan.axes` of `sizes`); or why not."""
+    i64 = dict(dtype=torch.int64, device=device)
+    # the kv side: per kv, its values; segments of kv where none changes
+    kv = torch.arange(KV_LEN, **i64)
+    kv_vals = _vmapped(plan.kv_fn, [(0, *[None] * len(plan.kv_aux))])(
+        kv, *(aux[i] for i in plan.kv_aux)) if plan.n_kv else ()
+    if plan.n_kv:
+        change = torch.zeros(KV_LEN, dtype=torch.bool, device=device)
+        for v in kv_vals:
+            v = v.reshape(KV_LEN, -1)
+            change[1:] |= (v[1:] != v[:-1]).any(dim=1)
+        seg_lo = torch.nonzero(change).flatten()
+        seg_lo = torch.cat([torch.zeros(1, **i64), seg_lo])
+    else:
+        seg_lo = torch.zeros(1, **i64)
+    seg_hi = torch.cat([seg_lo[1:], torch.full((1,), KV_LEN, **i64)])
+    K = seg_lo.numel()
+    kv_reps = [v[seg_lo] for v in kv_vals]
+    # the row side: per row, its values; the distinct rows
+    shape = tuple(sizes[a] for a in plan.axes)
+    rows = 1
+    for n in shape:
+        rows *= n
+    if plan.n_u:
+        idx = [torch.arange(n, **i64) for n in shape]
+        levels = []
+        for j in range(len(shape)):
+            levels.append(tuple(0 if k == j else None for k in range(len(shape)))
+                          + (None,) * len(plan.u_aux))
+        u_vals = _vmapped(plan.u_fn, levels)(*idx, *(aux[i] for i in plan.u_aux))
+        distinct, inverse = torch.unique(_flat(u_vals, rows), dim=0, return_inverse=True)
+        D = distinct.shape[0]
+        first = torch.full((D,), rows, **i64).scatter_reduce(
+            0, inverse, torch.arange(rows, **i64), "amin")
+        u_reps = [v.reshape(rows, *v.shape[len(shape):])[first] for v in u_vals]
+    else:
+        D, inverse, u_reps = 1, torch.zeros(rows, **i64), []
+    if D * K > MAX_TABLE_CELLS:
+        return f"has {D} distinct rows x {K} kv segments (more than {MAX_TABLE_CELLS} cells)"
+    s_aux = [aux[i] for i in plan.s_aux]
+    n_u, n_kv = plan.n_u, plan.n_kv
+    levels = [tuple([0] * n_u + [None] * (n_kv + len(s_aux))),
+              tuple([None] * n_u + [0] * n_kv + [None] * len(s_aux))]
+    if n_u and n_kv:
+        fn = _vmapped(plan.s_fn, levels)
+    elif n_u:
+        fn = _vmapped(plan.s_fn, levels[:1])
+    elif n_kv:
+        fn = _vmapped(plan.s_fn, levels[1:])
+    else:
+        fn = plan.s_fn
+    step = max(1, _CHUNK_CELLS // K)
+    parts = []
+    for c in range(0, D, step):
+        out = fn(*(u[c:c + step] for u in u_reps), *kv_reps, *s_aux)[0]
+        parts.append(out.reshape(min(step, D - c), K) if (n_u and n_kv) else
+                     out.reshape(-1, K).expand(min(step, D - c), K))
+    table = torch.cat(parts).to(torch.bool)
+    false = torch.zeros(D, 1, dtype=torch.bool, device=device)
+    starts = table & ~torch.cat([false, table[:, :-1]], dim=1)
+    ends = table & ~torch.cat([table[:, 1:], false], dim=1)
+    counts = starts.sum(dim=1)
+    n_runs = int(counts.max()) if D else 0
+    if n_runs > max_runs:
+        return f"keeps up to {n_runs} runs of kv in a row (more than {max_runs})"
+    dtype = torch.int32 if KV_LEN < 2**31 else torch.int64
+    lo = torch.zeros(D, max(n_runs, 1), dtype=dtype, device=device)
+    hi = torch.zeros_like(lo)
+    sr, sc = torch.nonzero(starts, as_tuple=True)
+    er, ec = torch.nonzero(ends, as_tuple=True)
+    base = counts.cumsum(0) - counts
+    rank = torch.arange(sr.numel(), **i64) - base[sr]
+    lo[sr, rank] = seg_lo[sc].to(dtype)
+    hi[er, rank] = seg_hi[ec].to(dtype)
+    out_shape = (*shape, lo.shape[1])
+    return lo[inverse].reshape(out_shape), hi[inverse].reshape(out_shape), n_runs
+
+
+def _rewrite_rows(gm, node_name: str, axes: tuple[int, ...], n_runs: int) -> Any:
+    """The graph with `node_name` replaced by the OR of `n_runs` runs
+    `(kv >= lo_i[rows]) & (kv < hi_i[rows])` over new placeholders."""
+    g = gm.graph
+    phs = [n for n in g.nodes if n.op == "placeholder"]
+    kv = phs[3]
+    S = next(n for n in g.nodes if n.name == node_name)
+    val = S.meta.get("val")
+    anchor = phs[-1]
+    bounds = []
+    for i in range(n_runs):
+        for side in ("lo", "hi"):
+            with g.inserting_after(anchor):
+                anchor = g.placeholder(f"{node_name}_run{i}_{side}")
+            bounds.append(anchor)
+    index = [phs[a] for a in axes]
+    made = []
+    with g.inserting_before(S):
+        acc = None
+        for i in range(n_runs):
+            lo = g.call_function(_INDEX, (bounds[2 * i], index))
+            hi = g.call_function(_INDEX, (bounds[2 * i + 1], index))
+            ge = g.call_function(torch.ops.aten.ge.Tensor, (kv, lo))
+            lt = g.call_function(torch.ops.aten.lt.Tensor, (kv, hi))
+            run = g.call_function(torch.ops.aten.bitwise_and.Tensor, (ge, lt))
+            made += [ge, lt, run]
+            if acc is not None:
+                acc = g.call_function(torch.ops.aten.bitwise_or.Tensor, (acc, run))
+                made.append(acc)
+            else:
+                acc = run
+        if acc is None:
+            acc = g.call_function(torch.ops.aten.lt.Scalar, (kv, 0))
+            made.append(acc)
+    for n in made:
+        n.meta["val"] = val
+    S.replace_all_uses_with(acc)
+    g.eliminate_dead_code()
+    gm.recompile()
+    return gm
+
+
+#: `row runs` plans, by (the graph's cache key, the gather's node name).
+_PLANS: dict[Any, Any] = {}
+
+
+def _specialize_rows(gm, tensors: list, key, sizes, KV_LEN: int, device, name: str,
+                     max_runs: int = MAX_ROW_RUNS):
+    """Rewrite every per-lane gather left in `gm` (aux values `tensors`) by
+    row runs. -> (gm, tensors, key, rewrites) or a remark message."""
+    rewrites = 0
+    for _ in range(16):
+        deps = _index_deps(gm)
+        gathers = [n for n in gm.graph.nodes if _is_kv_gather(n, deps)]
+        if not gathers:
+            return gm, tensors, key, rewrites
+        G = gathers[0]
+        pkey = (key, G.name) if key is not None else None
+        plan = _PLANS.get(pkey) if pkey is not None else None
+        if plan is None:
+            S = _choose_node(gm, deps, G)
+            if S is None:
+                return f"`{_src(G)}` is a per-lane gather in no boolean value maskopt can tabulate"
+            try:
+                plan = _row_plan(gm, S, deps)
+            except Exception as e:  # noqa: BLE001
+                return f"`{_src(S)}` cannot be tabulated ({type(e).__name__}: {e})"
+            if pkey is not None:
+                if len(_PLANS) > 128:
+                    _PLANS.clear()
+                _PLANS[pkey] = plan
+        try:
+            runs = _row_runs(plan, tensors, sizes, KV_LEN, device, max_runs)
+        except (IndexError, RuntimeError) as e:
+            return f"`{plan.node}` cannot be tabulated ({type(e).__name__}: {str(e)[:120]})"
+        S = next(n for n in gm.graph.nodes if n.name == plan.node)
+        if isinstance(runs, str):
+            return f"`{_src(S)}` {runs}"
+        lo, hi, n_runs = runs
+        src = gm
+        new = _rewritten(("rows", key, plan.node, plan.axes, n_runs),
+                         lambda: _rewrite_rows(copy.deepcopy(src), plan.node, plan.axes, n_runs))
+        gm, kept = new
+        derived = [*tensors]
+        for i in range(n_runs):
+            derived += [lo[..., i].contiguous(), hi[..., i].contiguous()]
+        tensors = [derived[k] for k in kept]
+        key = getattr(gm, "__maskopt_cache_key__", None)
+        rewrites += 1
+    return "too many per-lane gathers"
+
+
+def _src(n) -> str:
+    """The user's source line of a node (from its stack trace), else its name."""
+    st = n.meta.get("stack_trace") or ""
+    lines = [ln.strip() for ln in st.strip().splitlines() if ln.strip()]
+    lines = [ln for ln in lines if not ln.startswith("File ") and set(ln) - set("~^ ")]
+    return lines[-1] if lines else n.name
+
+
 _TRACES: dict[Any, Any] = {}
 
 
@@ -273,12 +617,15 @@ def _traced_graph(mask_mod: Callable, name: str, cache_key: Any):
 
 
 def specialize_mask(mask_mod: Callable, compiled: Any, aux: tuple[torch.Tensor, ...],
-                    Q_LEN: int, device: torch.device, cache_key: Any = None) -> Specialization:
+                    Q_LEN: int, device: torch.device, cache_key: Any = None, *,
+                    B: int = 1, H: int = 1, KV_LEN: int | None = None) -> Specialization:
     """An equivalent mask_mod over derived tensors for `aux`'s values, or the
     remarks that say why there is none. `compiled` is the original's compile
     (not packed); `aux` the call's aux tensors in its order; `cache_key` the
-    original's `mask_cache.closure_key` (None: uncacheable)."""
+    original's `mask_cache.closure_key` (None: uncacheable). The row-runs
+    rewrite tabulates rows over b < B, h < H, q < Q_LEN and kv < KV_LEN."""
     name = compiled.name
+    KV_LEN = Q_LEN if KV_LEN is None else KV_LEN
     try:
         gm = _traced_graph(mask_mod, name, cache_key)
     except Exception as e:  # noqa: BLE001
@@ -291,6 +638,8 @@ def specialize_mask(mask_mod: Callable, compiled: Any, aux: tuple[torch.Tensor, 
     if len(aux_phs) != len(aux):
         return Specialization(None, [_remark(name, "not specialized: aux tensors do not match the trace")])
     remarks = []
+    plain = [_narrow(a.to(device)) for a in aux]
+    found = None  # (family, gm, tensors)
     for i, (ph, t) in enumerate(zip(aux_phs, aux)):
         t = t.to(device)
         if _gathers(gm, ph, kv) and _gathers(gm, ph, q) and not t.is_floating_point() and t.dtype != torch.bool:
@@ -303,25 +652,48 @@ def specialize_mask(mask_mod: Callable, compiled: Any, aux: tuple[torch.Tensor, 
                 remarks.append(_remark(name, f"not specialized: `{ph.name}[q_idx] == {ph.name}[kv_idx]` "
                                              "is not a conjunct of the mask"))
                 continue
-            derived = (*(_narrow(a.to(device)) for a in aux), *bounds)
+            derived = (*plain, *bounds)
             gm_new, kept = new
-            return Specialization(_wrap(gm_new, tuple(derived[k] for k in kept), name), remarks,
-                                  "document ids")
-        if _gathers(gm, ph, kv) and t.dtype == torch.bool:
-            runs = _flag_runs(t)
+            found = ("document ids", gm_new, [derived[k] for k in kept])
+            break
+    sizes = (B, H, Q_LEN)
+    if found is None:
+        # whatever per-lane gather there is: row runs of the values
+        out = _specialize_rows(gm, plain, None if cache_key is None else ("traced", cache_key),
+                               sizes, KV_LEN, device, name)
+        if not isinstance(out, str) and out[3] == 0:
+            remarks.append(_remark(name, "not specialized: no aux tensor read at kv_idx"))
+            return Specialization(None, remarks)
+        if not isinstance(out, str):
+            return Specialization(_wrap(out[0], tuple(out[1]), name), remarks, "row runs")
+        remarks.append(_remark(name, f"not specialized: {out}"))
+        # kv flags (a few runs of True, whatever else the mask does)
+        for i, (ph, t) in enumerate(zip(aux_phs, aux)):
+            if not (_gathers(gm, ph, kv) and t.dtype == torch.bool):
+                continue
+            runs = _flag_runs(t.to(device))
             if isinstance(runs, str):
                 remarks.append(_remark(name, f"not specialized: `{ph.name}` (kv flags) {runs}"))
                 continue
             gm_new, kept = _rewritten(("flag", cache_key, i, len(runs)),
                                       lambda: _rewrite_flag(graph(), ph.name, len(runs)))
-            derived = [_narrow(a.to(device)) for a in aux]
+            derived = list(plain)
             n_q = max(Q_LEN, t.numel(), 1)  # indexed by q_idx
             for lo, hi in runs:
                 derived.append(torch.full((n_q,), lo, dtype=torch.int32, device=device))
                 derived.append(torch.full((n_q,), hi, dtype=torch.int32, device=device))
-            return Specialization(_wrap(gm_new, tuple(derived[k] for k in kept), name), remarks,
-                                  "kv flags")
-    if not remarks:
-        remarks.append(_remark(name, "not specialized: no 1-D aux tensor read at kv_idx in a form "
-                                     "maskopt specializes (document ids, kv flags)"))
-    return Specialization(None, remarks)
+            found = ("kv flags", gm_new, [derived[k] for k in kept])
+            break
+        if found is None:
+            return Specialization(None, remarks)
+    family, cur, tensors = found
+    # per-lane gathers the family left: row runs
+    out = _specialize_rows(cur, tensors, getattr(cur, "__maskopt_cache_key__", None), sizes,
+                           KV_LEN, device, name)
+    if isinstance(out, str):
+        remarks.append(_remark(name, f"not specialized: {out}"))
+        return Specialization(None, remarks)
+    cur, tensors, _, n_rows = out
+    if n_rows:
+        family = f"{family} + row runs"
+    return Specialization(_wrap(cur, tuple(tensors), name), remarks, family)

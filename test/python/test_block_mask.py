@@ -204,12 +204,21 @@ def test_document_ids_new_values_reuse_the_compile():
 
 
 def test_interleaved_documents_keep_the_original_with_a_remark():
+    """Documents in a few ranges each are row runs (exact); ids that alternate
+    have too many runs per row: torch's path, with both reasons as remarks."""
     doc = _doc_ids([300, 300, 424])
-    doc[100:150] = 2  # document 2 occupies two ranges
+    doc[100:150] = 2  # document 2 occupies two ranges: rows of it keep 2 runs
     mm = _doc_mask(doc, True)
+    got = check(mm, 1, 1, 1024, 1024)
+    assert got.path == "specialized", (got.path, got.reason)
+    assert any("more than one contiguous range" in r.message for r in got.remarks)
+    _assert_eager_equal(mm, got.block_mask.mask_mod, 1, 1, 1024, 1024)
+    alternating = torch.arange(1024) % 3  # every document in 341 ranges
+    mm = _doc_mask(alternating, True)
     got = check(mm, 1, 1, 1024, 1024)
     assert got.path == "torch" and got.block_mask.mask_mod is mm
     assert any("more than one contiguous range" in r.message for r in got.remarks)
+    assert any("runs of kv in a row" in r.message for r in got.remarks)
 
 
 @pytest.mark.parametrize("runs", [[(0, 4)], [(0, 4), (500, 530)], []])
@@ -304,10 +313,15 @@ def test_batched_document_ids_specialize():
     got = check(batched_doc, 2, 2, 1024, 1000)
     assert got.path == "specialized", (got.path, got.reason)
     _assert_eager_equal(batched_doc, got.block_mask.mask_mod, 2, 2, 1024, 1000)
-    doc[1, 10:20] = 0  # document 0 of row 1 now occupies two ranges
+    doc[1, 10:20] = 0  # document 0 of row 1 now occupies two ranges: row runs
     got = check(batched_doc, 2, 2, 1024, 1000)
-    assert got.path == "torch"
+    assert got.path == "specialized" and got.block_mask.mask_mod is not batched_doc
     assert any("(row 1)" in r.message for r in got.remarks)
+    _assert_eager_equal(batched_doc, got.block_mask.mask_mod, 2, 2, 1024, 1000)
+    doc[1] = torch.arange(1024) % 2  # two documents, alternating: too many runs
+    got = check(batched_doc, 2, 2, 1024, 1000)
+    assert got.path == "torch" and got.block_mask.mask_mod is batched_doc
+    assert any("runs of kv in a row" in r.message for r in got.remarks)
 
 
 @pytest.mark.parametrize("chunk", range(4))
@@ -331,3 +345,155 @@ def test_fuzzed_masks_equal_torch(chunk):
             assert_same_block_mask(got.block_mask, want)
             packed += got.path == "packed"
     assert packed > 0
+
+
+# row runs: any per-lane gather, tabulated by its values ------------------------
+
+_ROW_SHAPES = [(1024, 1024), (1000, 777), (300, 1100)]
+
+
+def _check_specialized(mm, B, H, Q, KV, family=None):
+    got = check(mm, B, H, Q, KV)
+    assert got.path == "specialized", (got.path, got.reason, [r.message for r in got.remarks])
+    _assert_eager_equal(mm, got.block_mask.mask_mod, B, H, Q, KV)
+    assert maskopt.compile_mask(got.block_mask.mask_mod).packed
+    return got
+
+
+def _images(n_images, tokens, Q, seed):
+    """Flamingo intervals: image i is seen by text rows [start_i, end_i), both
+    nondecreasing in i (each image from the text position it appears at)."""
+    g = torch.Generator().manual_seed(seed)
+    starts = torch.sort(torch.randint(0, Q, (n_images,), generator=g)).values
+    ends = torch.minimum(starts + torch.randint(1, Q, (n_images,), generator=g), torch.tensor(Q))
+    ends = torch.cummax(ends, 0).values
+    return torch.stack([starts, ends], 1).to(torch.int32)
+
+
+@pytest.mark.parametrize("Q,KV", _ROW_SHAPES)
+def test_attn_gym_vision_cross_attention_specializes(Q, KV):
+    from attn_gym.masks import generate_vision_cross_attention_mask_mod
+
+    tokens = 64
+    n_images = -(-KV // tokens)
+    mm = generate_vision_cross_attention_mask_mod(_images(n_images, tokens, Q, Q + KV), tokens)
+    got = _check_specialized(mm, 1, 1, Q, KV)
+    # new intervals of the same shape reuse the compile
+    mm2 = generate_vision_cross_attention_mask_mod(_images(n_images, tokens, Q, 7), tokens)
+    again = _check_specialized(mm2, 1, 1, Q, KV)
+    assert again.cache_hit
+
+
+def test_vision_cross_attention_unordered_images():
+    """Images whose text intervals are not ordered: a row sees a few separate
+    image runs (still exact); too many, and the original is kept."""
+    from attn_gym.masks import generate_vision_cross_attention_mask_mod
+
+    iv = torch.tensor([[0, 700], [200, 300], [0, 100], [500, 1000], [250, 260]], dtype=torch.int32)
+    _check_specialized(generate_vision_cross_attention_mask_mod(iv, 128), 1, 1, 1000, 640)
+    iv = torch.tensor([[0, 1000] if i % 2 else [0, 1] for i in range(40)], dtype=torch.int32)
+    mm = generate_vision_cross_attention_mask_mod(iv, 16)
+    got = check(mm, 1, 1, 1000, 640)
+    assert got.path == "torch"
+    assert any("runs of kv in a row" in r.message for r in got.remarks)
+
+
+def _tree(parents):
+    from attn_gym.masks import build_tree_ancestor_matrix
+
+    return build_tree_ancestor_matrix(parents, "cpu")
+
+
+@pytest.mark.parametrize("prefix", [0, 200, 1000])
+def test_jetspec_tree_ancestors_specialize(prefix):
+    """ancestor[q_idx, kv_idx - prefix]: per-row runs of the ancestor rows."""
+    from attn_gym.masks import generate_jetspec_tree_causal_mask_mod
+
+    # a few chains hanging off a trunk: every root-to-node path is <= 3 runs
+    parents = [-1] + [i - 1 if i % 50 else 0 for i in range(1, 300)]
+    mm = generate_jetspec_tree_causal_mask_mod(prefix, _tree(parents))
+    _check_specialized(mm, 1, 1, 300, prefix + 300)
+    # the paper's Figure 3 tree, KV not a multiple of the block size
+    mm = generate_jetspec_tree_causal_mask_mod(prefix, _tree([-1, 0, 1, 1, 3, 3, 0]))
+    _check_specialized(mm, 1, 1, 7, prefix + 7)
+
+
+def test_ancestor_rows_with_too_many_runs_keep_the_original():
+    import random
+
+    from attn_gym.masks import generate_jetspec_tree_causal_mask_mod
+
+    rng = random.Random(0)
+    parents = [-1] + [rng.randrange(i) for i in range(1, 300)]
+    mm = generate_jetspec_tree_causal_mask_mod(100, _tree(parents))
+    got = check(mm, 1, 1, 300, 400)
+    assert got.path == "torch"
+    assert any("runs of kv in a row (more than 8)" in r.message for r in got.remarks)
+
+
+def test_plain_2d_ancestor_matrix():
+    """A[q_idx, kv_idx] with interval rows, alone and with causal."""
+    Q, KV = 700, 900
+    lo = torch.randint(0, KV, (Q, 1), generator=torch.Generator().manual_seed(3))
+    cols = torch.arange(KV)
+    A = (cols >= lo) & (cols < lo + 77) | (cols < 5)
+    _check_specialized(lambda b, h, q_idx, kv_idx: A[q_idx, kv_idx], 1, 1, Q, KV)
+    _check_specialized(lambda b, h, q_idx, kv_idx: A[q_idx, kv_idx] & (q_idx >= kv_idx), 2, 1, Q, KV)
+
+
+@pytest.mark.parametrize("Q,KV", _ROW_SHAPES)
+def test_kv_tensor_against_lane_uniform_values(Q, KV):
+    """T[kv] compared with per-head, per-batch and per-query values."""
+    g = torch.Generator().manual_seed(Q)
+    T = torch.sort(torch.randint(0, 50, (KV,), generator=g)).values.to(torch.int32)
+    x = torch.tensor([0, 10, 49, -1])
+    y = torch.tensor([3, 25])
+    _check_specialized(lambda b, h, q_idx, kv_idx: T[kv_idx] <= x[h], 2, 4, Q, KV)
+    _check_specialized(lambda b, h, q_idx, kv_idx: (T[kv_idx] > y[b]) & (q_idx >= kv_idx), 2, 4, Q, KV)
+    _check_specialized(lambda b, h, q_idx, kv_idx: T[kv_idx] == T[q_idx % KV], 1, 1, Q, KV)
+    seg = (torch.arange(KV) // 100 % 3).to(torch.int64)  # 3 values, each in <= 4 ranges
+    _check_specialized(lambda b, h, q_idx, kv_idx: seg[kv_idx] != seg[q_idx % KV], 1, 1, Q, KV)
+    seg = (torch.arange(KV) // 20 % 3).to(torch.int64)  # each in >= 12 ranges
+    got = check(lambda b, h, q_idx, kv_idx: seg[kv_idx] == seg[q_idx % KV], 1, 1, Q, KV)
+    assert got.path == "torch"
+    assert any("runs of kv in a row" in r.message for r in got.remarks)
+    flags = torch.zeros(KV, dtype=torch.bool)
+    flags[10:20] = flags[300:333] = flags[-5:] = True
+    _check_specialized(lambda b, h, q_idx, kv_idx: flags[kv_idx] ^ (h == 1), 1, 2, Q, KV)
+
+
+def test_bool_tensor_of_kv_with_many_runs_per_head():
+    """is_global[h, kv]: runs per head (2-D, indexed by a lane-uniform value)."""
+    G = torch.zeros(3, 1024, dtype=torch.bool)
+    G[0, :4] = True
+    G[1, 100:200] = G[1, 900:] = True
+    _check_specialized(lambda b, h, q_idx, kv_idx: G[h, kv_idx] | (q_idx >= kv_idx), 1, 3, 1024, 1000)
+
+
+def test_attn_gym_global_sliding_window_and_doc_masks():
+    """attn-gym's global + sliding window (both is_global[q] and is_global[kv])
+    and its document masks: all specialize and pack."""
+    from attn_gym.masks import causal_mask, generate_doc_mask_mod, generate_global_sliding_window
+    from attn_gym.masks.sliding_window import generate_sliding_window
+
+    flags = torch.zeros(1000, dtype=torch.bool)
+    flags[0] = flags[500] = True
+    _check_specialized(generate_global_sliding_window(64, flags), 1, 1, 1000, 1000, None)
+    offsets = torch.tensor([0, 100, 101, 400, 777, 1000])
+    for inner in (causal_mask, generate_sliding_window(64)):
+        _check_specialized(generate_doc_mask_mod(inner, offsets), 1, 1, 1000, 1000, None)
+
+
+def test_doc_ids_and_kv_flags_in_one_mask():
+    """A document mask with global tokens: the document family, then row runs
+    for the flags left per-lane."""
+    doc = _doc_ids([100, 400, 524])
+    flags = torch.zeros(1024, dtype=torch.bool)
+    flags[:2] = True
+
+    def doc_global(b, h, q_idx, kv_idx):
+        return ((doc[q_idx] == doc[kv_idx]) | flags[kv_idx]) & (q_idx >= kv_idx)
+
+    got = check(doc_global, 1, 1, 1024, 1024)
+    _assert_eager_equal(doc_global, got.block_mask.mask_mod, 1, 1, 1024, 1024)
+    assert got.path == "specialized", (got.path, got.reason)
