@@ -33,6 +33,7 @@ lacks, an index error), it falls back to torch's `create_block_mask`.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -207,10 +208,15 @@ def _torch_create_block_mask(mask_mod, B, H, Q_LEN, KV_LEN, device, BLOCK_SIZE, 
     return torch_cbm(mask_mod, B, H, Q_LEN, KV_LEN, device, BLOCK_SIZE, _compile, **kw)
 
 
-def _supported_options(fn, **options) -> dict:
+@functools.lru_cache(maxsize=None)
+def _parameters(fn) -> frozenset:
     import inspect
 
-    params = inspect.signature(fn).parameters
+    return frozenset(inspect.signature(fn).parameters)
+
+
+def _supported_options(fn, **options) -> dict:
+    params = _parameters(fn)
     kw = {}
     for name, (value, default) in options.items():
         if name in params:
@@ -225,8 +231,6 @@ def _from_tables(partial, full, mask_mod, Q_LEN, KV_LEN, Q_BLOCK, KV_BLOCK,
     """The BlockMask torch builds from these dense tables (its own functions:
     `_create_sparse_block_from_block_mask` where it takes `seq_lengths`, else
     `_dense_to_ordered` and `BlockMask.from_kv_blocks`, as older torch does)."""
-    import inspect
-
     from torch.nn.attention import flex_attention as fa
 
     if separate_full_blocks:
@@ -234,13 +238,13 @@ def _from_tables(partial, full, mask_mod, Q_LEN, KV_LEN, Q_BLOCK, KV_BLOCK,
     else:
         tables = ((partial | full), None)
     sparse = getattr(fa, "_create_sparse_block_from_block_mask", None)
-    if sparse is not None and "seq_lengths" in inspect.signature(sparse).parameters:
+    if sparse is not None and "seq_lengths" in _parameters(sparse):
         block_mask = sparse(tables, mask_mod, (Q_LEN, KV_LEN), Q_BLOCK, KV_BLOCK)
     else:
         kv = fa._dense_to_ordered(tables[0])
         fkv = fa._dense_to_ordered(tables[1]) if tables[1] is not None else (None, None)
         extra = {}
-        if "seq_lengths" in inspect.signature(fa.BlockMask.from_kv_blocks).parameters:
+        if "seq_lengths" in _parameters(fa.BlockMask.from_kv_blocks):
             extra["seq_lengths"] = (Q_LEN, KV_LEN)
         block_mask = fa.BlockMask.from_kv_blocks(kv[0], kv[1], fkv[0], fkv[1],
                                                  BLOCK_SIZE=(Q_BLOCK, KV_BLOCK),

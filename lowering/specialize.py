@@ -662,6 +662,14 @@ def specialize_mask(mask_mod: Callable, compiled: Any, aux: tuple[torch.Tensor, 
         out = _specialize_rows(gm, plain, None if cache_key is None else ("traced", cache_key),
                                sizes, KV_LEN, device, name)
         if not isinstance(out, str) and out[3] == 0:
+            narrowed = [k for k, (a, b) in enumerate(zip(aux, plain)) if a.dtype != b.dtype]
+            if narrowed:
+                # no per-lane gather: the int64 tensors whose values fit in i32,
+                # as int32 (attn-gym's shared prefix: `prefix_id[doc] + 1` may
+                # wrap in i64 for all maskopt knows, and packs in i32 + i64)
+                new = _rewritten(("narrow", cache_key, tuple(narrowed)), graph)
+                return Specialization(_wrap(new[0], tuple(plain[k] for k in new[1]), name), remarks,
+                                      "narrowed int64")
             remarks.append(_remark(name, "not specialized: no aux tensor read at kv_idx"))
             return Specialization(None, remarks)
         if not isinstance(out, str):

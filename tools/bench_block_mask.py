@@ -234,28 +234,200 @@ def _ratio(a, b) -> str:
     return "-" if a is None or b is None or b == 0 else f"{a / b:6.1f}x"
 
 
-def print_table(rows: list[dict], compiled: bool, memory: bool) -> None:
+def _header(compiled: bool, memory: bool) -> str:
     head = (f"{'mask':20s} {'N':>6s} {'path':>11s} {'mo first':>9s} {'maskopt':>9s} {'torch':>9s} "
             f"{'speedup':>7s}")
     if compiled:
         head += f" {'cmp first':>9s} {'compiled':>9s} {'vs cmp':>7s}"
     if memory:
         head += f" {'mo MiB':>8s} {'torch MiB':>9s}"
-    head += "  exact"
-    print(head)
+    return head + "  exact"
+
+
+def _line(r: dict, compiled: bool, memory: bool) -> str:
+    line = (f"{r['mask']:20s} {r['n']:6d} {r['path']:>11s} {_ms(r['maskopt_first'])} "
+            f"{_ms(r['maskopt'])} {_ms(r['torch'])} {_ratio(r['torch'], r['maskopt']):>7s}")
+    if compiled:
+        line += (f" {_ms(r.get('compile_first'))} {_ms(r.get('compile'))} "
+                 f"{_ratio(r.get('compile'), r['maskopt']):>7s}")
+    if memory:
+        line += f" {_mib(r.get('mem_maskopt'))} {_mib(r.get('mem_torch')):>9s}"
+    exact = r["exact"]
+    line += "  " + ("-" if exact is None else ("yes" if exact else "WRONG"))
+    if r.get("compile_error"):
+        line += f"\n  (_compile=True failed: {r['compile_error']})"
+    return line
+
+
+def print_table(rows: list[dict], compiled: bool, memory: bool) -> None:
+    print(_header(compiled, memory))
     for r in rows:
-        line = (f"{r['mask']:20s} {r['n']:6d} {r['path']:>11s} {_ms(r['maskopt_first'])} "
-                f"{_ms(r['maskopt'])} {_ms(r['torch'])} {_ratio(r['torch'], r['maskopt']):>7s}")
-        if compiled:
-            line += (f" {_ms(r.get('compile_first'))} {_ms(r.get('compile'))} "
-                     f"{_ratio(r.get('compile'), r['maskopt']):>7s}")
-        if memory:
-            line += f" {_mib(r.get('mem_maskopt'))} {_mib(r.get('mem_torch')):>9s}"
-        exact = r["exact"]
-        line += "  " + ("-" if exact is None else ("yes" if exact else "WRONG"))
-        print(line, flush=True)
-        if r.get("compile_error"):
-            print(f"  (_compile=True failed: {r['compile_error']})")
+        print(_line(r, compiled, memory), flush=True)
+
+
+def flex_forward(n: int, device: str, repeat: int, heads: int = 16, dim: int = 64,
+                 docs: int = 64) -> dict:
+    """flex_attention forward (torch.compile'd: the Triton backend on Hopper)
+    with torch's BlockMask of the causal document mask_mod and with maskopt's
+    BlockMask, whose mask_mod is the specialized one: both times, and the
+    largest difference of the outputs."""
+    import maskopt
+    from torch.nn.attention.flex_attention import create_block_mask, flex_attention
+
+    mm = make_mask(f"doc_causal_{docs}", n, device, seed=1)
+    theirs = create_block_mask(mm, 1, 1, n, n, device=device)
+    ours = maskopt.create_block_mask(mm, 1, 1, n, n, device=device)
+    g = torch.Generator(device=device).manual_seed(0)
+    q, k, v = (torch.randn(1, heads, n, dim, device=device, dtype=torch.bfloat16, generator=g)
+               for _ in range(3))
+    fa = torch.compile(flex_attention)
+    row = {"n": n, "specialized": ours.mask_mod is not mm}
+    outs = {}
+    for name, block_mask in (("original", theirs), ("specialized", ours)):
+        outs[name] = fa(q, k, v, block_mask=block_mask)  # compile
+        _sync(device)
+        row[name] = min(_time(lambda: fa(q, k, v, block_mask=block_mask), device)
+                        for _ in range(max(repeat, 5)))
+    row["max_diff"] = float((outs["original"].float() - outs["specialized"].float()).abs().max())
+    row["equal"] = bool(torch.equal(outs["original"], outs["specialized"]))
+    return row
+
+
+def print_flex(r: dict, header: bool) -> None:
+    if header:
+        print(f"{'flex fwd doc_causal_64':22s} {'N':>6s} {'original':>9s} {'special.':>9s} "
+              f"{'orig/spec':>9s}  outputs")
+    agree = "identical" if r["equal"] else f"max |diff| {r['max_diff']:.3g}"
+    print(f"{'':22s} {r['n']:6d} {_ms(r['original'])} {_ms(r['specialized'])} "
+          f"{_ratio(r['original'], r['specialized']):>9s}  {agree}"
+          + ("" if r["specialized"] else "  (NOT specialized)"), flush=True)
+
+
+# SASS: attn-gym masks after specialization vs hand-written start/end masks ---
+
+#: (name, shape (B, H, Q, KV)) of the attn-gym masks compared by `--sass`.
+SASS_MASKS = (
+    "doc_causal", "doc_full", "doc_sliding_window_256", "packed_causal_doc", "shared_prefix",
+    "global_sliding_window_1run", "global_sliding_window_2runs", "vision_cross_attention",
+)
+
+
+def sass_pair(name: str, n: int = 4096):
+    """(attn-gym mask_mod, hand-written start/end mask_mod, Q, KV) of one row
+    of `--sass`: the hand-written mask reads per-row int32 bounds (what a
+    user would write instead of the attn-gym form)."""
+    from attn_gym.masks import (causal_mask, generate_doc_mask_mod, generate_global_sliding_window,
+                                generate_packed_causal_doc_mask_mod, generate_shared_prefix_mask_mod,
+                                generate_vision_cross_attention_mask_mod)
+    from attn_gym.masks.sliding_window import generate_sliding_window
+    from torch.nn.attention.flex_attention import noop_mask
+
+    i32 = torch.int32
+    if name.startswith(("doc_", "packed_", "shared_")):
+        lengths = torch.tensor([300, 1, 700, 1000, 95, 2000])
+        offsets = torch.cat([torch.zeros(1, dtype=torch.int64), lengths.cumsum(0)]).to(i32)
+        doc = torch.repeat_interleave(torch.arange(len(lengths)), lengths)
+        start, end = offsets[doc].to(i32), offsets[doc + 1].to(i32)
+        if name == "doc_causal":
+            def hand(b, h, q_idx, kv_idx):
+                return (kv_idx >= start[q_idx]) & (kv_idx < end[q_idx]) & (q_idx >= kv_idx)
+            return generate_doc_mask_mod(causal_mask, offsets), hand, n, n
+        if name == "doc_full":
+            def hand(b, h, q_idx, kv_idx):
+                return (kv_idx >= start[q_idx]) & (kv_idx < end[q_idx])
+            return generate_doc_mask_mod(noop_mask, offsets), hand, n, n
+        if name == "doc_sliding_window_256":
+            def hand(b, h, q_idx, kv_idx):
+                return ((kv_idx >= start[q_idx]) & (kv_idx < end[q_idx]) & (q_idx >= kv_idx)
+                        & (q_idx - kv_idx <= 256))
+            return generate_doc_mask_mod(generate_sliding_window(256), offsets), hand, n, n
+        if name == "packed_causal_doc":
+            def hand(b, h, q_idx, kv_idx):
+                return (kv_idx >= start[q_idx]) & (q_idx >= kv_idx)
+            return generate_packed_causal_doc_mask_mod(offsets), hand, n, n
+        # shared prefix: documents 1, 2 continue prefix 0, documents 4, 5 prefix 3
+        prefix = torch.tensor([0, 0, 0, 3, 3, 3])
+        p_start = offsets[prefix[doc]].to(i32)
+        p_end = torch.where(prefix[doc] == doc, p_start, offsets[prefix[doc] + 1]).to(i32)
+
+        def hand(b, h, q_idx, kv_idx):
+            return (((kv_idx >= start[q_idx]) & (q_idx >= kv_idx))
+                    | ((kv_idx >= p_start[q_idx]) & (kv_idx < p_end[q_idx])))
+        return generate_shared_prefix_mask_mod(offsets, prefix.to(offsets.device)), hand, n, n
+    if name.startswith("global_sliding_window"):
+        flags = torch.zeros(n, dtype=torch.bool)
+        flags[:4] = True
+        two = name.endswith("2runs")
+        if two:
+            flags[2000:2004] = True
+        full = torch.full((n,), n, dtype=i32)
+        g0_lo = torch.zeros(n, dtype=i32)
+        g0_hi = torch.where(flags, full, 4).to(i32)
+        g1_lo = torch.where(flags, full, 2000).to(i32)
+        g1_hi = torch.where(flags, full, 2004).to(i32)
+
+        def hand(b, h, q_idx, kv_idx):
+            keep = ((q_idx - kv_idx).abs() <= 256) | ((kv_idx >= g0_lo[q_idx]) & (kv_idx < g0_hi[q_idx]))
+            if two:
+                keep = keep | ((kv_idx >= g1_lo[q_idx]) & (kv_idx < g1_hi[q_idx]))
+            return keep
+        return generate_global_sliding_window(256, flags), hand, n, n
+    if name == "vision_cross_attention":
+        tokens, n_images, Q = 256, 8, n
+        starts = torch.tensor([0, 100, 600, 600, 1500, 2500, 3000, 3800])
+        ends = torch.tensor([700, 700, 1500, 2000, 3000, 4000, 4096, 4096])
+        intervals = torch.stack([starts, ends], 1).to(i32)
+        q = torch.arange(Q).reshape(-1, 1)
+        seen = (q >= starts) & (q < ends)  # [Q, images]: contiguous per row here
+        first = torch.where(seen.any(1), seen.int().argmax(1), 0)
+        last = torch.where(seen.any(1), n_images - seen.flip(1).int().argmax(1), 0)
+        lo, hi = (first * tokens).to(i32), (last * tokens).to(i32)
+
+        def hand(b, h, q_idx, kv_idx):
+            return (kv_idx >= lo[q_idx]) & (kv_idx < hi[q_idx])
+        return generate_vision_cross_attention_mask_mod(intervals, tokens), hand, Q, n_images * tokens
+    raise ValueError(f"unknown --sass mask {name!r}")
+
+
+def sass_table(names=SASS_MASKS, jobs: int = 2) -> str:
+    """Harness SASS counts (maskopt.tools.bench_sass's one-thread-per-row
+    sm_100a kernel) of each attn-gym mask after maskopt.create_block_mask's
+    specialization and of its hand-written start/end counterpart."""
+    from maskopt.lowering import block_mask as bm
+    from maskopt.tools.bench_sass import SCAFFOLD_SOURCE, case_modules, compile_jobs
+    from torch.nn.attention.flex_attention import create_mask
+
+    rows, sources = [], [(SCAFFOLD_SOURCE, [])]
+    for name in names:
+        mm, hand, Q, KV = sass_pair(name)
+        built = bm.build_block_mask(mm, 1, 1, Q, KV, "cpu")
+        spec = built.block_mask.mask_mod
+        exact = (torch.equal(create_mask(mm, 1, 1, Q, KV, "cpu"), create_mask(spec, 1, 1, Q, KV, "cpu"))
+                 and torch.equal(create_mask(mm, 1, 1, Q, KV, "cpu"),
+                                 create_mask(hand, 1, 1, Q, KV, "cpu")))
+        row = {"mask": name, "path": built.path, "exact": exact}
+        for variant, fn in (("specialized", spec), ("hand", hand)):
+            aux, packed, out = case_modules(fn, f"{name}_{variant}")
+            row[f"{variant}_packed"] = packed
+            row[f"{variant}_at"] = len(sources)
+            sources.append((out["maskopt"], aux))
+        rows.append(row)
+    results = compile_jobs(sources, jobs=jobs)
+
+    def count(i):
+        r = results[i]
+        return r.sass_count if r.ok else None
+    lines = ["| mask | create_block_mask path | specialized | hand-written start/end | "
+             "specialized - hand | same mask as the original |", "|---|---|---:|---:|---:|---|"]
+    for row in rows:
+        a, b = count(row["specialized_at"]), count(row["hand_at"])
+        tag = lambda v: "" if row[f"{v}_packed"] else " (per-lane)"  # noqa: E731
+        diff = "-" if a is None or b is None else f"{a - b:+d}"
+        lines.append(f"| {row['mask']} | {row['path']} | {a}{tag('specialized')} | {b}{tag('hand')} | "
+                     f"{diff} | {'yes' if row['exact'] else 'NO'} |")
+    lines.append("")
+    lines.append(f"Harness scaffold (constant 0 word): {count(0)} instructions.")
+    return "\n".join(lines) + "\n"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -274,22 +446,41 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--threads", type=int, default=0, help="torch.set_num_threads (0: torch's default)")
     p.add_argument("--max-torch-len", type=int, default=0,
                    help="run torch's create_block_mask only up to this length (0: always)")
+    p.add_argument("--sass", action="store_true",
+                   help="instead: SASS counts (sm_100a harness) of the attn-gym document, global-token "
+                        "and cross-attention masks after specialization vs hand-written start/end masks")
+    p.add_argument("--jobs", type=int, default=2, help="compile workers for --sass")
+    p.add_argument("--flex-lengths", default=None,
+                   help="lengths of the flex_attention forward comparison (original vs specialized "
+                        "doc_causal_64; default 16384 on CUDA, none on the CPU)")
     args = p.parse_args(argv)
     if args.threads:
         torch.set_num_threads(args.threads)
+    if args.sass:
+        print(sass_table(jobs=args.jobs), end="")
+        return 0
     lengths = [int(x) for x in args.lengths.split(",")]
     if args.long:
         lengths += [65536, 131072]
     compiled, memory = not args.no_compile, not args.no_memory
-    print(f"# device {args.device}, torch {torch.__version__}, threads {torch.get_num_threads()}, "
-          f"times in ms (best of {args.repeat}; first call separately), B = H = 1, BLOCK_SIZE 128")
+    print(f"# device {args.device}"
+          + (f" ({torch.cuda.get_device_name()})" if args.device.startswith("cuda") else "")
+          + f", torch {torch.__version__}, threads {torch.get_num_threads()}, "
+          f"times in ms (best of {args.repeat}; first call separately), B = H = 1, BLOCK_SIZE 128",
+          flush=True)
     rows = []
+    print(_header(compiled, memory), flush=True)
     for n in lengths:
         for mask in args.masks.split(","):
             run_torch = not args.max_torch_len or n <= args.max_torch_len
             rows.append(bench(mask, n, args.device, args.repeat, compiled, memory, run_torch,
                               args.threads))
-    print_table(rows, compiled, memory)
+            print(_line(rows[-1], compiled, memory), flush=True)
+    flex = args.flex_lengths
+    if flex is None:
+        flex = "16384" if args.device.startswith("cuda") else ""
+    for i, n in enumerate(int(x) for x in flex.split(",") if x):
+        print_flex(flex_forward(n, args.device, args.repeat), i == 0)
     return 0 if all(r["exact"] is not False for r in rows) else 1
 
 

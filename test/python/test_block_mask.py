@@ -497,3 +497,33 @@ def test_doc_ids_and_kv_flags_in_one_mask():
     got = check(doc_global, 1, 1, 1024, 1024)
     _assert_eager_equal(doc_global, got.block_mask.mask_mod, 1, 1, 1024, 1024)
     assert got.path == "specialized", (got.path, got.reason)
+
+
+@pytest.mark.parametrize("Q", [4096, 4000])
+def test_attn_gym_shared_prefix_narrowed(Q):
+    """attn-gym's shared prefix reads no tensor at kv_idx; its int64 prefix ids
+    (`prefix[doc] + 1` may wrap in i64) pack as the same values in int32."""
+    from attn_gym.masks import generate_shared_prefix_mask_mod
+
+    offsets = torch.tensor([0, 300, 301, 1001, 2001, 2096, Q], dtype=torch.int32)
+    mm = generate_shared_prefix_mask_mod(offsets, torch.tensor([0, 0, 0, 3, 3, 3]))
+    assert not maskopt.compile_mask(mm).packed
+    got = _check_specialized(mm, 1, 1, Q, Q)
+    assert got.block_mask.mask_mod is not mm
+
+
+def test_older_torch_without_the_sparse_helper(monkeypatch):
+    """Where torch lacks `_create_sparse_block_from_block_mask(..., seq_lengths)`
+    (as older releases may), the tables go through `_dense_to_ordered` and
+    `BlockMask.from_kv_blocks`: the same BlockMask."""
+    from torch.nn.attention import flex_attention as fa
+
+    real = fa._create_sparse_block_from_block_mask
+
+    def without_seq_lengths(block_mask, mask_mod, *args):  # torch's own call still works
+        return real(block_mask, mask_mod, *args)
+    monkeypatch.setattr(fa, "_create_sparse_block_from_block_mask", without_seq_lengths)
+    mm = lambda b, h, q, kv: (q >= kv) & (q - kv < 300)  # noqa: E731
+    got = check(mm, 2, 1, 1000, 900)
+    assert got.path == "packed"
+    check(mm, 1, 1, 300, 300, separate_full_blocks=False)
