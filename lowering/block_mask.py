@@ -300,17 +300,28 @@ def build_block_mask(
     compiled = entry.compiled
     remarks = list(compiled.remarks)
     eval_mod, eval_entry, eval_aux, path = mask_mod, entry, aux, "packed"
-    if not compiled.packed and specialize:
+    if specialize and (not compiled.packed or any(t.dim() and t.dtype != torch.bool for t in aux)):
         from maskopt.lowering.mask_cache import closure_key
         from maskopt.lowering.specialize import specialize_mask
 
         keyed = closure_key(mask_mod)
         spec = specialize_mask(mask_mod, compiled, aux, Q_LEN, device,
-                               None if keyed is None else keyed[0], B=B, H=H, KV_LEN=KV_LEN)
+                               None if keyed is None else keyed[0], B=B, H=H, KV_LEN=KV_LEN,
+                               packed=compiled.packed)
         remarks.extend(spec.remarks)
+        spec_entry = None
         if spec.mask_mod is not None:
-            eval_mod, path = spec.mask_mod, "specialized"
-            eval_entry, eval_aux, _ = CACHE.compile(spec.mask_mod, _compile_mask)
+            try:
+                spec_entry, spec_aux, _ = CACHE.compile(spec.mask_mod, _compile_mask)
+            except Exception as e:  # noqa: BLE001 - keep the original
+                from maskopt.lowering.specialize import _remark
+
+                remarks.append(_remark(compiled.name, "not specialized: the specialized mask does "
+                                       f"not compile ({type(e).__name__}: {e})"))
+        if spec_entry is not None:
+            if spec_entry.compiled.packed or not compiled.packed:
+                eval_mod, path = spec.mask_mod, "specialized"
+                eval_entry, eval_aux = spec_entry, spec_aux
     if not eval_entry.compiled.packed:
         return fallback(f"the mask_mod does not pack: {eval_entry.compiled.reason}", remarks, hit)
     aux_dev = tuple(t.to(device) for t in eval_aux)

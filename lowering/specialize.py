@@ -599,6 +599,166 @@ def _src(n) -> str:
     return lines[-1] if lines else n.name
 
 
+# common offsets and row tables: cheaper forms of what the families leave -----
+
+_CMPS = tuple(getattr(torch.ops.aten, op).Tensor for op in ("eq", "ne", "lt", "le", "gt", "ge"))
+_SUB, _ADD = torch.ops.aten.sub.Tensor, torch.ops.aten.add.Tensor
+
+
+def _small(t: torch.Tensor) -> bool:
+    """An integer tensor whose values lie in [-2^30, 2^30)."""
+    if t.is_floating_point() or t.dtype == torch.bool or t.numel() == 0:
+        return t.numel() == 0
+    lo, hi = torch.aminmax(t)
+    return int(lo) >= -(2**30) and int(hi) < 2**30
+
+
+def _cse(gm) -> None:
+    """Merge call nodes with the same target and arguments (the doc rewrite
+    leaves `offsets[doc[q]]` twice: once for q, once for what was kv)."""
+    seen = {}
+
+    def norm(a):
+        if isinstance(a, (list, tuple)):
+            return tuple(norm(x) for x in a)
+        return ("node", id(a)) if hasattr(a, "op") else (type(a).__name__, repr(a))
+    for n in list(gm.graph.nodes):
+        if n.op != "call_function":
+            continue
+        k = (n.target, norm(n.args), norm(tuple(sorted(n.kwargs.items()))))
+        if k in seen:
+            n.replace_all_uses_with(seen[k])
+            gm.graph.erase_node(n)
+        else:
+            seen[k] = n
+
+
+def _cancel_offsets(gm, small_aux: set[str]) -> bool:
+    """`(A - X) <pred> (B - X)` -> `A <pred> B` and `(A - X) - (B - X)` ->
+    `A - B` (also with `+ X`), for A, B index arguments and X a load of an aux
+    tensor whose values lie in [-2^30, 2^30): with indices below 2^30 nothing
+    wraps in i32 or i64, so both forms are equal everywhere (attn-gym's
+    `q_idx - offsets[doc[q_idx]]` against `kv_idx - offsets[doc[kv_idx]]`
+    once the documents are the same). True if anything changed."""
+    phs = [n for n in gm.graph.nodes if n.op == "placeholder"]
+    idx = set(phs[:4])
+
+    def small_load(x):
+        return (x.op == "call_function" and x.target is _INDEX and x.args[0].op == "placeholder"
+                and x.args[0].name in small_aux)
+
+    def split(v, x=None):
+        """(A, X) of `A - X`, `A + X` or `X + A`, with the op."""
+        if v.op != "call_function" or v.target not in (_SUB, _ADD) or len(v.args) != 2 or v.kwargs:
+            return None
+        a, b = v.args
+        out = [(a, b)]
+        if v.target is _ADD:
+            out.append((b, a))
+        return [(v.target, A, X) for A, X in out if hasattr(A, "op") and hasattr(X, "op")]
+    changed = False
+    for n in list(gm.graph.nodes):
+        if n.op != "call_function" or n.target not in (*_CMPS, _SUB) or len(n.args) != 2 or n.kwargs:
+            continue
+        a, b = n.args
+        if not (hasattr(a, "op") and hasattr(b, "op")):
+            continue
+        for ta, A, X in split(a) or ():
+            hit = next(((tb, B) for tb, B, Y in split(b) or () if Y is X and tb is ta), None)
+            if hit and A in idx and hit[1] in idx and small_load(X):
+                n.args = (A, hit[1])
+                changed = True
+                break
+    if changed:
+        gm.graph.eliminate_dead_code()
+        gm.recompile()
+    return changed
+
+
+def _gather_depth(gm, deps) -> dict:
+    """node -> the longest chain of aux loads feeding it (`offsets[doc[q]]`: 2)."""
+    depth = {}
+    for n in gm.graph.nodes:
+        d = max((depth[a] for a in n.all_input_nodes), default=0)
+        depth[n] = d + (n.op == "call_function" and n.target is _INDEX
+                        and any(hasattr(i, "op") and deps[i] for i in n.args[1]))
+    return depth
+
+
+def _row_tables(gm):
+    """The maximal kv-free values of the graph with a chain of at least two
+    loads (`offsets[doc[q_idx]]`), each as (node name, axes it varies over)."""
+    deps = _index_deps(gm)
+    depth = _gather_depth(gm, deps)
+    out = []
+    for n in gm.graph.nodes:
+        if n.op != "call_function" or "kv" in deps[n] or not deps[n] or depth[n] < 2:
+            continue
+        val = n.meta.get("val")
+        if val is None or val.dim() != 0:
+            continue
+        if all(u.op == "call_function" and "kv" not in deps[u] and u.meta.get("val") is not None
+               and u.meta["val"].dim() == 0 for u in n.users):
+            continue  # a user is kv-free too: fold that one
+        out.append((n.name, tuple(sorted(("b", "h", "q").index(d) for d in deps[n]))))
+    return out
+
+
+def _rewrite_tables(gm, tables) -> Any:
+    g = gm.graph
+    phs = [n for n in g.nodes if n.op == "placeholder"]
+    anchor = phs[-1]
+    for name, axes in tables:
+        node = next(n for n in g.nodes if n.name == name)
+        with g.inserting_after(anchor):
+            anchor = g.placeholder(f"{name}_table")
+        with g.inserting_before(node):
+            load = g.call_function(_INDEX, (anchor, [phs[a] for a in axes]))
+        load.meta["val"] = node.meta.get("val")
+        node.replace_all_uses_with(load)
+    g.eliminate_dead_code()
+    gm.recompile()
+    return gm
+
+
+def _table_values(gm, name, axes, tensors, sizes, device) -> torch.Tensor:
+    node = next(n for n in gm.graph.nodes if n.name == name)
+    phs = [n for n in gm.graph.nodes if n.op == "placeholder"]
+    aux_pos = {n: i for i, n in enumerate(phs[4:])}
+    fn, fn_aux = _subgraph(gm, [phs[a] for a in axes], [node])
+    shape = tuple(sizes[a] for a in axes)
+    idx = [torch.arange(n, dtype=torch.int64, device=device) for n in shape]
+    levels = [tuple(0 if k == j else None for k in range(len(shape))) + (None,) * len(fn_aux)
+              for j in range(len(shape))]
+    return _vmapped(fn, levels)(*idx, *(tensors[aux_pos[a]] for a in fn_aux))[0].contiguous()
+
+
+def fold_rows(gm, tensors: list, key, sizes, device):
+    """`gm` (aux values `tensors`) with common offsets cancelled and chained
+    lane-uniform loads as row tables: (gm, tensors, changed). The input is
+    not modified."""
+    phs = [n for n in gm.graph.nodes if n.op == "placeholder"][4:]
+    small = frozenset(ph.name for ph, t in zip(phs, tensors) if _small(t))
+    ok = all(n < 2**30 for n in sizes)
+
+    def cancelled():
+        g2 = copy.deepcopy(gm)
+        _cse(g2)
+        g2.recompile()
+        g2.maskopt_cancelled = ok and _cancel_offsets(g2, set(small))
+        return g2
+    g1, kept = _rewritten(("cancel", key, small if ok else None), cancelled)
+    t1 = [tensors[k] for k in kept]
+    k1 = getattr(g1, "__maskopt_cache_key__", None)
+    tables = _row_tables(g1)
+    if not tables:
+        return g1, t1, bool(getattr(g1, "maskopt_cancelled", False))
+    g2, kept = _rewritten(("tables", k1, tuple(tables)),
+                          lambda: _rewrite_tables(copy.deepcopy(g1), tables))
+    derived = [*t1, *(_table_values(g1, n, a, t1, sizes, device) for n, a in tables)]
+    return g2, [derived[k] for k in kept], True
+
+
 _TRACES: dict[Any, Any] = {}
 
 
@@ -618,12 +778,15 @@ def _traced_graph(mask_mod: Callable, name: str, cache_key: Any):
 
 def specialize_mask(mask_mod: Callable, compiled: Any, aux: tuple[torch.Tensor, ...],
                     Q_LEN: int, device: torch.device, cache_key: Any = None, *,
-                    B: int = 1, H: int = 1, KV_LEN: int | None = None) -> Specialization:
+                    B: int = 1, H: int = 1, KV_LEN: int | None = None,
+                    packed: bool = False) -> Specialization:
     """An equivalent mask_mod over derived tensors for `aux`'s values, or the
     remarks that say why there is none. `compiled` is the original's compile
     (not packed); `aux` the call's aux tensors in its order; `cache_key` the
     original's `mask_cache.closure_key` (None: uncacheable). The row-runs
-    rewrite tabulates rows over b < B, h < H, q < Q_LEN and kv < KV_LEN."""
+    rewrite tabulates rows over b < B, h < H, q < Q_LEN and kv < KV_LEN.
+    `packed`: the original packs; only rewrite chained lane-uniform loads
+    (`offsets[doc[q_idx]]`) as one table each (None where there are none)."""
     name = compiled.name
     KV_LEN = Q_LEN if KV_LEN is None else KV_LEN
     try:
@@ -639,6 +802,18 @@ def specialize_mask(mask_mod: Callable, compiled: Any, aux: tuple[torch.Tensor, 
         return Specialization(None, [_remark(name, "not specialized: aux tensors do not match the trace")])
     remarks = []
     plain = [_narrow(a.to(device)) for a in aux]
+    sizes = (B, H, Q_LEN)
+    if packed:
+        # a mask that packs: only chained loads as row tables / common offsets
+        deps = _index_deps(gm)
+        if not any(d >= 2 for d in _gather_depth(gm, deps).values()):
+            return Specialization(None, [])
+        same = [a.to(device) for a in aux]  # as they are: the mask packs with them
+        cur, tensors, changed = fold_rows(gm, same, None if cache_key is None else
+                                          ("packed", cache_key), sizes, device)
+        if not changed:
+            return Specialization(None, [])
+        return Specialization(_wrap(cur, tuple(tensors), name), [], "row tables")
     found = None  # (family, gm, tensors)
     for i, (ph, t) in enumerate(zip(aux_phs, aux)):
         t = t.to(device)
@@ -656,7 +831,6 @@ def specialize_mask(mask_mod: Callable, compiled: Any, aux: tuple[torch.Tensor, 
             gm_new, kept = new
             found = ("document ids", gm_new, [derived[k] for k in kept])
             break
-    sizes = (B, H, Q_LEN)
     if found is None:
         # whatever per-lane gather there is: row runs of the values
         out = _specialize_rows(gm, plain, None if cache_key is None else ("traced", cache_key),
@@ -668,12 +842,15 @@ def specialize_mask(mask_mod: Callable, compiled: Any, aux: tuple[torch.Tensor, 
                 # as int32 (attn-gym's shared prefix: `prefix_id[doc] + 1` may
                 # wrap in i64 for all maskopt knows, and packs in i32 + i64)
                 new = _rewritten(("narrow", cache_key, tuple(narrowed)), graph)
-                return Specialization(_wrap(new[0], tuple(plain[k] for k in new[1]), name), remarks,
-                                      "narrowed int64")
+                cur, tensors, _ = fold_rows(new[0], [plain[k] for k in new[1]],
+                                            getattr(new[0], "__maskopt_cache_key__", None),
+                                            sizes, device)
+                return Specialization(_wrap(cur, tuple(tensors), name), remarks, "narrowed int64")
             remarks.append(_remark(name, "not specialized: no aux tensor read at kv_idx"))
             return Specialization(None, remarks)
         if not isinstance(out, str):
-            return Specialization(_wrap(out[0], tuple(out[1]), name), remarks, "row runs")
+            cur, tensors, _ = fold_rows(out[0], out[1], out[2], sizes, device)
+            return Specialization(_wrap(cur, tuple(tensors), name), remarks, "row runs")
         remarks.append(_remark(name, f"not specialized: {out}"))
         # kv flags (a few runs of True, whatever else the mask does)
         for i, (ph, t) in enumerate(zip(aux_phs, aux)):
@@ -704,4 +881,6 @@ def specialize_mask(mask_mod: Callable, compiled: Any, aux: tuple[torch.Tensor, 
     cur, tensors, _, n_rows = out
     if n_rows:
         family = f"{family} + row runs"
+    cur, tensors, _ = fold_rows(cur, tensors, getattr(cur, "__maskopt_cache_key__", None),
+                                sizes, device)
     return Specialization(_wrap(cur, tuple(tensors), name), remarks, family)
