@@ -2,7 +2,7 @@
 
 A mask_mod that reads a 1-D aux tensor at `kv_idx` stays per-lane
 (`... is a per-lane gather`): its keep words depend on the tensor's values.
-At block-mask time the values are known, so two families are rewritten in
+At block-mask time the values are known, so these families are rewritten in
 the traced graph, where the values have the structure:
 
 * document ids: a conjunct `D[q_idx] == D[kv_idx]` (or `D[b, q_idx] ==
@@ -15,12 +15,21 @@ the traced graph, where the values have the structure:
   wherever the conjunct holds, and the mask is False elsewhere).
 * kv flags: a boolean `G[kv_idx]` whose True positions form at most
   `MAX_RUNS` runs becomes the OR of `(kv_idx >= lo_i[q_idx]) & (kv_idx <
-  hi_i[q_idx])` (global tokens: `is_global[kv_idx]` with a contiguous set).
+  hi_i[q_idx])` (global tokens: `is_global[kv_idx]` with a contiguous set),
+  where row runs (below) do not apply.
+* row runs (any other per-lane gather: image intervals, ancestor rows,
+  `T[kv_idx] <pred> u` with u lane-uniform): the boolean node around the
+  gather is tabulated per distinct row of its kv-free inputs and per kv
+  segment of its kv-side inputs, and becomes at most `MAX_ROW_RUNS` runs over
+  per-row lo/hi tensors (`_specialize_rows`); kv flags are the fallback.
+* `fold_rows`, after any of them and for masks that already pack: chained
+  lane-uniform loads as one row table each, common offsets cancelled.
 
-Both rewrites are exact for the values they were built from, on every index
-of `D` / `G`. Where the values lack the structure (interleaved documents, too
-many runs), nothing is rewritten and a remark says why. The rewritten graph
-is compiled once per original mask (`lowering.mask_cache`) and its words are
+All rewrites are exact for the values they were built from, on every index
+of the tensors read and every (b, h, q, kv) below (B, H, Q_LEN, KV_LEN).
+Where the values lack the structure (interleaved documents, too many runs),
+nothing is rewritten and a remark says why. The rewritten graphs are
+compiled once per original mask (`lowering.mask_cache`) and their words are
 evaluated with the derived tensors of each call.
 """
 
