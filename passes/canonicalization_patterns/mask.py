@@ -137,7 +137,7 @@ class LaneCmpScaledOrder(RewritePattern):
             return
         ops, _, quotient, offset, _ = scaled
         new = _scaled_lane_cmp(op, pred, quotient, offset)
-        rewriter.replace_op(op, [*ops, new])
+        rewriter.replace(op, [*ops, new])
 
 
 class LaneCmpScaledEquality(RewritePattern):
@@ -168,4 +168,4 @@ class LaneCmpScaledEquality(RewritePattern):
         both = arith.AndIOp(divides.result, new.result) if pred == "eq" else arith.OrIOp(
             divides.result, new.result
         )
-        rewriter.replace_op(op, [*ops, rem, zero, divides, new, both])
+        rewriter.replace(op, [*ops, rem, zero, divides, new, both])
