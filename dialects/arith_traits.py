@@ -146,7 +146,6 @@ def install() -> None:
     arith.SubiOp.traits.add_trait(SubIFolds())
     arith.CmpiOp.traits.add_trait(CmpiFolds())
     arith.ExtUIOp.traits.add_trait(ExtendFolds())
-    arith.ExtSIOp.traits.add_trait(ExtendFolds())
     for ext in (arith.ExtSIOp, arith.ExtUIOp):
         if not ext.has_trait(Pure):
             ext.traits.add_trait(Pure())
