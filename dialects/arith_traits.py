@@ -111,6 +111,22 @@ class SubIFolds(HasCanonicalizationPatternsTrait):
         return (SubISelf(),)
 
 
+class CmpiFolds(HasCanonicalizationPatternsTrait):
+    @classmethod
+    def get_canonicalization_patterns(cls):
+        from maskopt.passes.canonicalization_patterns.arith_int import CmpiConstantFold
+
+        return (CmpiConstantFold(),)
+
+
+class ExtendFolds(HasCanonicalizationPatternsTrait):
+    @classmethod
+    def get_canonicalization_patterns(cls):
+        from maskopt.passes.canonicalization_patterns.arith_int import ExtendConstantFold
+
+        return (ExtendConstantFold(),)
+
+
 _INSTALLED = False
 
 
@@ -128,6 +144,8 @@ def install() -> None:
     arith.ShRSIOp.traits.add_trait(ShRSIFolds())
     arith.ShLIOp.traits.add_trait(ShLIFolds())
     arith.SubiOp.traits.add_trait(SubIFolds())
+    arith.CmpiOp.traits.add_trait(CmpiFolds())
+    arith.ExtUIOp.traits.add_trait(ExtendFolds())
     for ext in (arith.ExtSIOp, arith.ExtUIOp):
         if not ext.has_trait(Pure):
             ext.traits.add_trait(Pure())

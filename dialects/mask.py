@@ -126,6 +126,17 @@ class FloorModOpHasCanonicalizationPatterns(HasCanonicalizationPatternsTrait):
         return (FloorModConstantFold(), FloorModByOne())
 
 
+class LaneCmpOpHasCanonicalizationPatterns(HasCanonicalizationPatternsTrait):
+    @classmethod
+    def get_canonicalization_patterns(cls):
+        from maskopt.passes.canonicalization_patterns.mask import (
+            LaneCmpScaledEquality,
+            LaneCmpScaledOrder,
+        )
+
+        return (LaneCmpScaledOrder(), LaneCmpScaledEquality())
+
+
 #: the bound of an index with no `domain` bound: every int32 >= 0
 DOMAIN_UNBOUNDED = 2**31
 
@@ -490,7 +501,7 @@ class LaneCmpOp(IRDLOperation):
     u = operand_def(IntegerType)
     result = result_def(I1)
 
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), LaneCmpOpHasCanonicalizationPatterns())
 
     assembly_format = (
         "$predicate `,` $coeff `*` `lane` `+` $u `+` $offset attr-dict `:` type($u)"

@@ -618,6 +618,8 @@ def _small(t: torch.Tensor) -> bool:
     """An integer tensor whose values lie in [-2^30, 2^30)."""
     if t.is_floating_point() or t.dtype == torch.bool or t.numel() == 0:
         return t.numel() == 0
+    if t.dtype in (torch.uint16, torch.uint32, torch.uint64):
+        t = t.to(torch.float64) if t.dtype == torch.uint64 else t.to(torch.int64)  # no aminmax on CPU
     lo, hi = torch.aminmax(t)
     return int(lo) >= -(2**30) and int(hi) < 2**30
 

@@ -30,6 +30,7 @@ import torch
 __all__ = [
     "MaskCase",
     "CORPUS",
+    "DOMAIN_CORPUS",
     "CORPUS_BY_NAME",
     "get_case",
     "reference_words",
@@ -66,6 +67,10 @@ class MaskCase:
     #: more q rows sampled like the q near 2^31 - 1 ones (``large_indices``
     #: only): where the mask's own int32 arithmetic wraps, e.g. q + c.
     edge_qs: tuple[int, ...] = ()
+    #: the (B, H, Q, KV) domain the case is compiled for (`compile_mask(...,
+    #: domain=)`), None for the whole int32 domain. Only `DOMAIN_CORPUS`
+    #: cases state one: their int32 arithmetic wraps outside it.
+    domain: tuple[int, int, int, int] | None = None
 
     def __repr__(self) -> str:  # keep pytest ids / failure output short
         return f"MaskCase({self.name!r})"
@@ -624,6 +629,60 @@ def make_per_head_window_u16():
     return per_head_window_u16
 
 
+def make_compressed_causal_i64(stride=4):
+    """Causal attention to compressed KV (NSA-style block compression): token
+    kv summarizes positions [stride * kv, stride * kv + stride - 1] and is
+    visible once q has passed them all. `kv * stride` in int64 cannot wrap,
+    so over the whole int32 domain this is `stride * L + ... <= 0`, a lane
+    coefficient of 4 (issue 18)."""
+
+    def compressed_causal_i64(b, h, q_idx, kv_idx):
+        return kv_idx.to(torch.int64) * stride + (stride - 1) <= q_idx
+
+    return compressed_causal_i64
+
+
+def make_pooled_cross_i64(stride=3):
+    """Cross attention to a pooled sequence: q attends the pooled token of
+    its own bucket, `3 * kv <= q < 3 * kv + 3` (kv == q // 3), in int64."""
+
+    def pooled_cross_i64(b, h, q_idx, kv_idx):
+        d = q_idx - kv_idx.to(torch.int64) * stride
+        return (d >= 0) & (d < stride)
+
+    return pooled_cross_i64
+
+
+def make_compressed_causal_s2():
+    """`q_idx - 2 * kv_idx >= 0` in int32 (issue 18's example): exact only
+    where `2 * kv_idx` cannot wrap, i.e. inside a domain such as q, kv < 2^17."""
+
+    def compressed_causal_s2(b, h, q_idx, kv_idx):
+        return q_idx - 2 * kv_idx >= 0
+
+    return compressed_causal_s2
+
+
+def make_compressed_window_s3(window=384):
+    """A sliding window over KV compressed by 3, in int32."""
+
+    def compressed_window_s3(b, h, q_idx, kv_idx):
+        d = q_idx - 3 * kv_idx
+        return (d >= 0) & (d < window)
+
+    return compressed_window_s3
+
+
+def make_strided_diagonal_3():
+    """The diagonal of a 3x strided KV (`3 * kv == q`, a lane only where 3
+    divides q) with the causal diagonal, in int32."""
+
+    def strided_diagonal_3(b, h, q_idx, kv_idx):
+        return (3 * kv_idx == q_idx) | (kv_idx == q_idx)
+
+    return strided_diagonal_3
+
+
 def make_doc_start_causal_u8_ids(total=1024 + PAD, mean=4, seed=12):
     """Documents of a uint8 id table (> 128 documents, ids up to 255) whose
     ids index an int32 table of starts: `starts[doc_u8[q].long()]` (torch
@@ -1134,6 +1193,24 @@ CORPUS: list[MaskCase] = [
     MaskCase("per_head_window_u8", make_per_head_window_u8, (1, 8, 1024, 1024), True, True, 1, True, ("aux", "unsigned")),
     MaskCase("per_head_window_u16", make_per_head_window_u16, (1, 8, 1024, 1024), False, True, 1, True, ("aux", "unsigned")),
     MaskCase("doc_start_causal_u8_ids", make_doc_start_causal_u8_ids, (1, 1, 1024, 1024), False, True, 1, False, ("aux", "unsigned")),
+    # lane coefficients other than +-1 (issue 18), exact in int64 everywhere
+    MaskCase("compressed_causal_i64", make_compressed_causal_i64, (1, 1, 1024, 1024), False, True, 1, True, ("lane_coefficient",)),
+    MaskCase("pooled_cross_i64", make_pooled_cross_i64, (1, 1, 1024, 1024), False, True, 1, True, ("lane_coefficient",)),
+]
+
+#: Cases whose int32 arithmetic is exact only inside a stated domain
+#: (`MaskCase.domain`): outside it `2 * kv_idx` wraps, and over the whole
+#: int32 domain they stay per-lane. Not in `CORPUS` (whose consumers compile
+#: for the whole domain); `test_lane_coefficients.py` compiles them for their
+#: domain and samples inside it and on its edges.
+_Q17 = (1, 1, 2**17, 2**17)
+DOMAIN_CORPUS = [
+    MaskCase("compressed_causal_s2", make_compressed_causal_s2, (1, 1, 1024, 1024), False, True, 1, False,
+             ("lane_coefficient", "domain"), domain=_Q17),
+    MaskCase("compressed_window_s3", make_compressed_window_s3, (1, 1, 1024, 1024), False, True, 1, False,
+             ("lane_coefficient", "domain"), domain=_Q17),
+    MaskCase("strided_diagonal_3", make_strided_diagonal_3, (1, 1, 1024, 1024), False, True, 2, False,
+             ("lane_coefficient", "domain", "union"), domain=_Q17),
 ]
 
 CORPUS_BY_NAME: dict[str, MaskCase] = {c.name: c for c in CORPUS}
@@ -1228,10 +1305,16 @@ EXPECTED: dict[str, tuple[int | None, str | None]] = {
     "per_head_window_u8": (1, None),
     "per_head_window_u16": (1, None),
     "doc_start_causal_u8_ids": (1, None),
+    "compressed_causal_i64": (1, None),  # 4 * L + ... <= 0: L < -((u + 2) // 4) + 1
+    "pooled_cross_i64": (1, None),
+    # the DOMAIN_CORPUS, compiled for its domain
+    "compressed_causal_s2": (1, None),
+    "compressed_window_s3": (1, None),
+    "strided_diagonal_3": (2, None),  # the lane 3 * L == q - 3 * kv where 3 divides it, and L == q - kv
 }
-for _case in CORPUS:
+for _case in CORPUS + DOMAIN_CORPUS:
     _case.ranges, _case.reason = EXPECTED[_case.name]
-assert set(EXPECTED) == set(CORPUS_BY_NAME), "EXPECTED must cover the corpus"
+assert set(EXPECTED) == set(CORPUS_BY_NAME) | {c.name for c in DOMAIN_CORPUS}, "EXPECTED must cover the corpus"
 
 
 def get_case(name: str) -> MaskCase:

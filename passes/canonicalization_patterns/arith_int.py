@@ -125,3 +125,58 @@ class SubISelf(RewritePattern):
     def match_and_rewrite(self, op: arith.SubiOp, rewriter: PatternRewriter, /):
         if op.lhs is op.rhs:
             _replace_by_constant(rewriter, op, 0)
+
+
+class CmpiConstantFold(RewritePattern):
+    """`cmpi pred, c1, c2` -> the i1 constant (unsigned predicates compare the
+    operands' bits as unsigned): fold-intervals can build a comparison of
+    two constants (`where(kv > q, 65, kv) >= -3` distributes into `68 >= 0`),
+    which the CuTe target would otherwise print as a Python-constant
+    condition of `cutlass.select_` (the DSL needs a runtime one)."""
+
+    _PREDICATES = {
+        0: lambda a, b: a == b, 1: lambda a, b: a != b,
+        2: lambda a, b: a < b, 3: lambda a, b: a <= b, 4: lambda a, b: a > b, 5: lambda a, b: a >= b,
+        6: lambda a, b: a < b, 7: lambda a, b: a <= b, 8: lambda a, b: a > b, 9: lambda a, b: a >= b,
+    }
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: arith.CmpiOp, rewriter: PatternRewriter, /):
+        lhs, rhs = const_evaluate_operand(op.lhs), const_evaluate_operand(op.rhs)
+        t = op.lhs.type
+        pred = op.predicate.value.data
+        if lhs is None or rhs is None or not isinstance(t, IntegerType) or pred not in self._PREDICATES:
+            return
+        w = t.width.data
+        if pred >= 6:  # unsigned: the bits
+            lhs, rhs = lhs % 2**w, rhs % 2**w
+        else:  # signed: the two's complement value
+            lhs = (lhs + 2 ** (w - 1)) % 2**w - 2 ** (w - 1) if w > 1 else -(lhs % 2)
+            rhs = (rhs + 2 ** (w - 1)) % 2**w - 2 ** (w - 1) if w > 1 else -(rhs % 2)
+        value = self._PREDICATES[pred](lhs, rhs)
+        rewriter.replace(op, arith.ConstantOp.from_int_and_width(-1 if value else 0, 1))
+
+
+class ExtendConstantFold(RewritePattern):
+    """`extui` of an i1 constant -> the extended constant (an i1
+    `false` extended to i8, from a torch bool compared as an integer, would
+    otherwise print as a Python-constant condition of `cutlass.select_` in
+    the drop-in's expressions, which the DSL rejects)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: arith.ExtUIOp | arith.ExtSIOp, rewriter: PatternRewriter, /):
+        c = const_evaluate_operand(op.input)
+        src, t = op.input.type, op.result.type
+        # i1 only: folding wider extensions of constants crashed the
+        # canonicalize walker on `q * -2**31 * -2**31` (an op left in its
+        # worklist without a block; not understood yet), and only the i1 case
+        # reaches a select_ condition
+        if c is None or src != IntegerType(1) or not isinstance(t, IntegerType):
+            return
+        w = src.width.data
+        bits = c % 2**w
+        if isinstance(op, arith.ExtSIOp) and bits >= 2 ** (w - 1):
+            value = bits - 2**w
+        else:
+            value = bits
+        rewriter.replace(op, arith.ConstantOp.from_int_and_width(value, t, truncate_bits=True))
