@@ -5,8 +5,8 @@ MLIR attaches external models: `install()` adds a
 `arith.xori` and `arith.select` (via xDSL's `OpTraits.add_trait`, next to
 xDSL's own select patterns), so the stock `canonicalize` pass finds the i1
 identities in `maskopt.passes.canonicalization_patterns.arith_bool`, and to
-`arith.floordivsi`, `arith.remsi`, `arith.shrsi` and `arith.shli` for the
-integer folds in `maskopt.passes.canonicalization_patterns.arith_int`.
+`arith.floordivsi`, `arith.remsi`, `arith.shrsi`, `arith.shli`, `arith.subi`,
+`arith.cmpi`, `arith.extui` and the min/max ops for the integer folds in `maskopt.passes.canonicalization_patterns.arith_int`.
 
 It also marks `arith.extsi` and `arith.extui` `Pure` (as in MLIR; xDSL 0.75
 declares no effects for them), so dead extensions are erased by the greedy
@@ -119,6 +119,14 @@ class CmpiFolds(HasCanonicalizationPatternsTrait):
         return (CmpiConstantFold(),)
 
 
+class MinMaxFolds(HasCanonicalizationPatternsTrait):
+    @classmethod
+    def get_canonicalization_patterns(cls):
+        from maskopt.passes.canonicalization_patterns.arith_int import MinMaxConstantFold, MinMaxSelf
+
+        return (MinMaxConstantFold(), MinMaxSelf())
+
+
 class ExtendFolds(HasCanonicalizationPatternsTrait):
     @classmethod
     def get_canonicalization_patterns(cls):
@@ -146,6 +154,8 @@ def install() -> None:
     arith.SubiOp.traits.add_trait(SubIFolds())
     arith.CmpiOp.traits.add_trait(CmpiFolds())
     arith.ExtUIOp.traits.add_trait(ExtendFolds())
+    for minmax in (arith.MinSIOp, arith.MaxSIOp, arith.MinUIOp, arith.MaxUIOp):
+        minmax.traits.add_trait(MinMaxFolds())
     for ext in (arith.ExtSIOp, arith.ExtUIOp):
         if not ext.has_trait(Pure):
             ext.traits.add_trait(Pure())

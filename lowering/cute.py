@@ -410,11 +410,25 @@ class _FunctionPrinter:
                 # lane is a Python int; compare in Int64 when that bound may
                 # leave i32.
                 u, t = e(op.u), ctype(op.u.type)
+                pred = op.predicate.data
                 bound = f"{-op.coeff_value} * {self.lane_expr} - {op.offset_value}"
-                worst = max(abs(op.coeff_value) * (LANES - 1) + abs(op.offset_value), 0)
-                if op.u.type == i32 and worst >= 2**31:
-                    u, t = f"cutlass.Int64({u})", "cutlass.Int64"
-                return f"({u} {_LANE_CMP[op.predicate.data]} {t}({bound}))"
+                ends = (-op.offset_value, -op.coeff_value * (LANES - 1) - op.offset_value)
+                width = op.u.type.width.data
+                if width == 32 and not all(-(2**31) <= x < 2**31 for x in ends):
+                    u, t, width = f"cutlass.Int64({u})", "cutlass.Int64", 64
+                cmp = f"({u} {_LANE_CMP[pred]} {t}({bound}))"
+                tmin, tmax = -(2 ** (width - 1)), 2 ** (width - 1) - 1
+                if all(tmin <= x <= tmax for x in ends):
+                    return cmp
+                # The bound leaves the type on some lanes (an i64 u against
+                # -2**63 + c): there the comparison is decided, per lane in
+                # Python (`lane` is a compile-time int), and never wraps.
+                above = pred in ("slt", "sle", "ne")  # u <pred> B, B > tmax
+                below = pred in ("sgt", "sge", "ne")  # u <pred> B, B < tmin
+                return (
+                    f"(cutlass.Boolean({above}) if ({bound}) > {tmax} else "
+                    f"(cutlass.Boolean({below}) if ({bound}) < {tmin} else {cmp}))"
+                )
             case interval.RangeOp():
                 return self.range_word(op)
             case interval.PeriodicOp():
@@ -842,10 +856,17 @@ class _FunctionPrinter:
             self.ctx.line(f"{name} = {r}")
             r = name
         if dr.lo > 0:
-            return self.ternary(f"{r} < {t}(0)", f"{r} + {d}", r, t)
-        if dr.hi < 0:
-            return self.ternary(f"{r} > {t}(0)", f"{r} + {d}", r, t)
-        return self.ternary(f"({r} != {t}(0)) & (({r} < {t}(0)) != ({d} < {t}(0)))", f"{r} + {d}", r, t)
+            cond = f"{r} < {t}(0)"
+        elif dr.hi < 0:
+            cond = f"{r} > {t}(0)"
+        else:
+            cond = f"({r} != {t}(0)) & (({r} < {t}(0)) != ({d} < {t}(0)))"
+        if self.inline:
+            # `select_` evaluates both arms: `r + d` would overflow where the
+            # remainder keeps its sign (r >= 0, d near 2^31). Selecting the
+            # correction instead adds d only where r + d lies between them.
+            return f"({r} + {self.ternary(cond, d, f'{t}(0)', t)})"
+        return self.ternary(cond, f"{r} + {d}", r, t)
 
     def range_word(self, op: interval.RangeOp) -> str:
         """
@@ -1117,8 +1138,14 @@ class _FunctionPrinter:
         ys = self.expr(y)
         if xr.hi - yr.lo + k > INT32_MAX and 0 <= 2**31 - k - xr.hi and yr.hi - yr.lo < 2**31:
             return self.unsigned_offset_prefix(o.lhs, x, y, k)
-        yk = ys if k == 0 else self.bind("yk", f"({ys} - cutlass.Int32({k}))")
-        m = f"max({self.expr(x)}, {yk})"
+        xs = self.expr(x)
+        t = "cutlass.Int32"
+        if xr.hi - yr.lo + k > INT32_MAX:
+            # W passes 2^31 - 1 (X near 2^31 - 1 against y - k < 0, where the
+            # unsigned shift-amount form does not apply): exact in Int64.
+            t, xs, ys = "cutlass.Int64", f"cutlass.Int64({xs})", f"cutlass.Int64({ys})"
+        yk = ys if k == 0 else self.bind("yk", f"({ys} - {t}({k}))")
+        m = f"max({xs}, {yk})"
         width = f"cutlass.Uint32(({m} - {yk}))"
         return self.call_helper("bmsk_u32", "cutlass.Uint32(0)", width)
 

@@ -451,41 +451,9 @@ CMPS = ["<", "<=", ">", ">=", "==", "!="]
 KNOWN_BUGS: dict[str, str] = {
     # Fixed ones, with regression tests in test_fuzz.py (test_fixed_fuzzer_bug):
     # fold-const, i64-wrap, i64-floordiv-neg1, fmod-neg1, i64-divcmp-const,
-    # i64-cmp-offset, shl-overflow.  The generator's avoidance code for each
-    # stays, keyed by name (``avoid``).
-    "prefix-width-i32": (
-        "lowering/cute.py guarded_prefix_word prints the prefix width max(X, y - k) - (y - k) in "
-        "Int32 where X - y + k may pass 2^31 - 1 and unsigned_offset_prefix does not apply "
-        "(`(q_idx >= 0) ^ ((kv_idx // 7) > q_idx * 306783378)`: 2147483646 - -7 at kv < 7); "
-        "its docstring says Int64 there. Recognized from the outcome (`known_from_outcome`), "
-        "not avoided by the generator: xfail in test_fuzz.py"
-    ),
-    "dropin-floormod-select": (
-        "lowering/cute.py prints torch's `%` inline (the drop-in's expressions) as "
-        "select_(r < 0, r + d, r) with r = a % d: cutlass.select_ evaluates both arms, so r + d "
-        "overflows Int32 for r >= 0 and d near 2^31 (`kv_idx > h + 16 - t[q // 2] % (2**31 - 1)`; "
-        "the module's Python conditional does not). Recognized from the outcome: xfail in test_fuzz.py"
-    ),
+    # i64-cmp-offset, shl-overflow, prefix-width-i32, dropin-floormod-select.
+    # The generator's avoidance code for each stays, keyed by name (``avoid``).
 }
-
-#: KNOWN_BUGS that `known_from_outcome` recognizes (the generator does not avoid them)
-OUTCOME_KNOWN_BUGS = frozenset({"prefix-width-i32", "dropin-floormod-select"})
-
-_DROPIN_FLOORMOD_UB = re.compile(r"drop-in: EmulatedUB: Int32 overflow in -?\d+ \+ -?\d+ ")
-_PREFIX_WIDTH_UB = re.compile(r"Int32 overflow in \d+ - -\d+ ")
-
-
-def known_from_outcome(o: "FuzzOutcome") -> list[str]:
-    """The KNOWN_BUGS a failed outcome shows, recognized from the emitted code
-    and the failure (for bugs the generator cannot steer clear of)."""
-    out = []
-    if (o.ub is not None and _PREFIX_WIDTH_UB.search(o.ub) and o.cute_source is not None
-            and "yk = (" in o.cute_source):
-        out.append("prefix-width-i32")
-    if (o.dropin_error is not None and _DROPIN_FLOORMOD_UB.search(o.dropin_error)
-            and o.cute_source is not None and "rem = (" in o.cute_source):
-        out.append("dropin-floormod-select")
-    return [k for k in out if k in KNOWN_BUGS]
 
 
 class _Gen:
@@ -1456,15 +1424,11 @@ def run_campaign(n: int, seed: int, *, depth: int = 3, known_bugs: bool = False,
         counts["dropin_packed"] += bool(o.dropin)
         if (i + 1) % 1000 == 0:
             print(f"... {i + 1} masks, {counts['failures']} failures, {time.time() - t0:.0f} s", file=sys.stderr)
-        seen = known_from_outcome(o) if not o.ok else []
-        known = (m.known_bug_cases + seen) if not o.ok else []
+        known = m.known_bug_cases if not o.ok else []
         if verbose:
             print(f"[{i}] {o.kind}: {m.body()}", file=out)
         if not o.ok:
-            if seen and not known_bugs:
-                counts["known_failures"] += 1  # a KNOWN_BUGS case the generator cannot avoid
-            else:
-                counts["failures"] += 1
+            counts["failures"] += 1
             for k in known:
                 counts["known:" + k] += 1
             tag = f" [known: {', '.join(known)}]" if known else ""
@@ -1489,8 +1453,8 @@ def run_campaign(n: int, seed: int, *, depth: int = 3, known_bugs: bool = False,
         print(f"domain (B, H, Q, KV) = {tuple(domain)}: compiled for it, sampled inside it and on its edges", file=out)
     known = {k: v for k, v in counts.items() if k.startswith("known:")}
     if known:
-        print(f"failures from KNOWN_BUGS ({counts['known_failures']} recognized from the outcome, not counted "
-              "as failures): " + ", ".join(f"{k[6:]} {v}" for k, v in sorted(known.items())), file=out)
+        print("failures from KNOWN_BUGS (--known-bugs): " + ", ".join(f"{k[6:]} {v}" for k, v in sorted(known.items())),
+              file=out)
     rate = counts["packed"] / n_ok if n_ok else 0.0
     print(f"pack rate {rate:.1%} ({counts['packed']}/{n_ok} compiled masks); "
           f"wall {wall:.1f} s ({wall / max(1, n) * 1000:.0f} ms/mask)", file=out)

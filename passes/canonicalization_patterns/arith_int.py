@@ -127,6 +127,46 @@ class SubISelf(RewritePattern):
             _replace_by_constant(rewriter, op, 0)
 
 
+class MinMaxConstantFold(RewritePattern):
+    """`minsi/maxsi/minui/maxui c1, c2` -> the constant (unsigned ones compare
+    the bits): a clamp of a constant (`clamp(kv, min=0, max=0)` is
+    `minsi 0, 0` once the `maxsi kv, 0` is folded into the bound) would
+    otherwise reach a comparison that the CuTe target prints as a
+    Python-constant `cutlass.select_` condition in the drop-in."""
+
+    _OPS = {
+        arith.MinSIOp: (min, True), arith.MaxSIOp: (max, True),
+        arith.MinUIOp: (min, False), arith.MaxUIOp: (max, False),
+    }
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: arith.MinSIOp | arith.MaxSIOp | arith.MinUIOp | arith.MaxUIOp, rewriter: PatternRewriter, /
+    ):
+        c = _constants(op)
+        t = op.results[0].type
+        if c is None or not isinstance(t, IntegerType):
+            return
+        pick, signed = self._OPS[type(op)]
+        w = t.width.data
+        if signed:
+            a, b = ((x + 2 ** (w - 1)) % 2**w - 2 ** (w - 1) for x in c)
+        else:
+            a, b = (x % 2**w for x in c)
+        _replace_by_constant(rewriter, op, pick(a, b))
+
+
+class MinMaxSelf(RewritePattern):
+    """`minsi %x, %x` (and maxsi, minui, maxui) -> `%x`."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: arith.MinSIOp | arith.MaxSIOp | arith.MinUIOp | arith.MaxUIOp, rewriter: PatternRewriter, /
+    ):
+        if op.lhs is op.rhs:
+            rewriter.replace(op, (), (op.lhs,))
+
+
 class CmpiConstantFold(RewritePattern):
     """`cmpi pred, c1, c2` -> the i1 constant (unsigned predicates compare the
     operands' bits as unsigned): fold-intervals can build a comparison of

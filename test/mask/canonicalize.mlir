@@ -527,3 +527,31 @@ mask.func @sub_self {
 // CHECK-NEXT:    %[[R:.*]] = arith.cmpi sge, %[[D]], %[[H]] : i32
 // CHECK-NEXT:    mask.yield %[[R]] : i1
 // CHECK-NEXT:  }
+
+// min/max of two constants fold (signed and unsigned), and of a value with
+// itself: `clamp(kv, min=0, max=0) < 0` left `minsi 0, 0` in front of a
+// comparison that the drop-in printed as a Python-constant select_ condition.
+mask.func @min_max_fold {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %z = arith.constant 0 : i32
+  %m1 = arith.constant -1 : i32
+  %a = arith.minsi %z, %z : i32
+  %c = arith.maxsi %m1, %z : i32
+  %u = arith.maxui %m1, %z : i32
+  %s = arith.minsi %q, %q : i32
+  %t = arith.maxsi %s, %a : i32
+  %x = arith.addi %t, %c : i32
+  %y = arith.addi %x, %u : i32
+  %r = arith.cmpi sge, %y, %kv : i32
+  mask.yield %r : i1
+}
+
+// CHECK-LABEL: mask.func @min_max_fold {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-NEXT:    %[[Z:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[M1:.*]] = arith.constant -1 : i32
+// CHECK-NEXT:    %[[T:.*]] = arith.maxsi %[[Q]], %[[Z]] : i32
+// CHECK-NEXT:    %[[Y:.*]] = arith.addi %[[T]], %[[M1]] : i32
+// CHECK-NEXT:    %[[R:.*]] = arith.cmpi sge, %[[Y]], %[[KV]] : i32
+// CHECK-NEXT:    mask.yield %[[R]] : i1
+// CHECK-NEXT:  }

@@ -13,7 +13,7 @@ import warnings
 
 import pytest
 import torch
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, given, settings
 
 from maskopt.tools import corpus, fuzz
 
@@ -47,9 +47,6 @@ def test_fuzzed_masks_match_eager_torch(m):
     """Compile, emulate (exact CuTe semantics, overflow is an error), compare with eager torch."""
     assert not m.known_bug_cases
     o = fuzz.check(m, n_rows=3)
-    # KNOWN_BUGS the generator cannot steer clear of, recognized from the
-    # failure (xfail reproducers below)
-    assume(not fuzz.known_from_outcome(o))
     assert_exact(o, m.source)
 
 
@@ -270,7 +267,7 @@ def test_generator_avoids_known_bugs_and_source_is_the_mask():
         pts = fuzz.sample_points(m, n_rows=1, big=False)
         pts = tuple(p[:64] for p in pts)
         assert torch.equal(corpus.reference_words(ns["mask_mod"], *pts), corpus.reference_words(m.mask_mod, *pts))
-    if set(fuzz.KNOWN_BUGS) - fuzz.OUTCOME_KNOWN_BUGS:
+    if fuzz.KNOWN_BUGS:
         flagged = sum(bool(fuzz.random_mask(i, known_bugs=True).known_bug_cases) for i in range(300))
         assert flagged > 0  # the opt-in generator does produce them
 
@@ -419,18 +416,21 @@ def _dropin_floormod(b, h, q_idx, kv_idx):
     return kv_idx > ((h + 16) - (_T67[q_idx // 2] % (2**31 - 1)))
 
 
-@pytest.mark.xfail(strict=True, reason=fuzz.KNOWN_BUGS["prefix-width-i32"])
-def test_known_bug_prefix_width_i32():
+def test_fixed_prefix_width_past_int32():
+    """Seed-18 masks 163, 6156 (prefix-width-i32): the guarded prefix's width
+    max(X, y - k) - (y - k) reaches 2**31 + 6 here (X = 2**31 - 2, y - k =
+    -7), computed in Int64 now."""
     o = _check(_prefix_width, shape=(1, 1, 64, 64), consts=(7, 306783378))
-    assert fuzz.known_from_outcome(o) == [], o.describe()
     assert_exact(o, "prefix width")
 
 
-@pytest.mark.xfail(strict=True, reason=fuzz.KNOWN_BUGS["dropin-floormod-select"])
-def test_known_bug_dropin_floormod_select():
+def test_fixed_dropin_floormod_select():
+    """Seed-18 masks 1088, 4245, 6315, 8233 (dropin-floormod-select): the
+    drop-in's inline `%` selected between `r + d` and `r`, and `select_`
+    evaluates both (r + d overflowed for r >= 0, d = 2**31 - 1); it selects
+    the correction d or 0 now."""
     pts = fuzz.box_points((1, 2**31, 4, 64), consts={16, 2**31 - 1}, raw_q=True)
     o = fuzz.check_mask(_dropin_floormod, pts)
-    assert fuzz.known_from_outcome(o) == [], o.describe()
     assert_exact(o, "drop-in floormod")
     assert o.dropin_error is None, o.describe()
 
@@ -462,9 +462,8 @@ def test_cli_domain_smoke(capsys):
     assert "domain (B, H, Q, KV) = (2147483648, 2147483648, 131072, 131072)" in capsys.readouterr().out
 
 
-# Found by the recorded seed-18 campaign (test/fuzz-results.md), not fixed,
-# not triaged (they may lie in fold-intervals or the CuTe target, which are
-# being restructured): shrunk reproducers.
+# Found by the recorded seed-18 campaign (test/fuzz-results.md), fixed since:
+# shrunk reproducers.
 
 _U32_ZEROS = torch.tensor([0, 0, 0], dtype=torch.uint32)
 
@@ -483,18 +482,23 @@ def _where_clamp(b, h, q_idx, kv_idx):
     return torch.where(kv_idx >= q_idx, q_idx, -32).clamp(max=65) >= -214
 
 
-@pytest.mark.xfail(strict=True, reason="seed-18 mask 7105: per-lane words wrong (442 of 1676 at "
-                   "max_intervals=1, e.g. b=1 h=2 q=0 kv_base=0: emitted 0x00000001, eager 0xffffffff)")
-def test_open_bug_uint32_where_per_lane():
+def test_fixed_lane_cmp_bound_outside_the_type():
+    """Seed-18 mask 7105 (per-lane words wrong at max_intervals=1): the
+    per-lane `lane_cmp` of an i64 `u` against `lane + 2**63 - 1` printed the
+    bound as `cutlass.Int64(lane + 9223372036854775807)`, which wraps to a
+    negative bound for lane >= 1. The printer now decides such lanes in
+    Python."""
     pts = fuzz.box_points((3, 3, 64, 64), consts={3, 31, 2**30}, uses_h=True)
     o = fuzz.check_mask(_uint32_where_per_lane, pts, max_intervals=1)
     assert_exact(o, "uint32 where, per-lane")
 
 
-@pytest.mark.xfail(strict=True, reason="seed-18 masks 3325, 8421 (and 8503, 8961): the drop-in's "
-                   "expression has a Python-constant cutlass.select_ condition, which the DSL rejects")
 @pytest.mark.parametrize("fn", [_clamp_to_a_constant, _where_clamp])
-def test_open_bug_constant_select_condition_in_the_dropin(fn):
+def test_fixed_constant_select_condition_in_the_dropin(fn):
+    """Seed-18 masks 3325, 8421, 8503, 8961: `minsi 0, 0` (a clamp to a
+    constant) reached a comparison that the drop-in printed as a
+    Python-constant `cutlass.select_` condition; canonicalize folds min/max
+    of constants and of a value with itself."""
     o = _check(fn, consts=(0, 32, 65, 214))
     assert_exact(o, fn.__name__)
     assert o.dropin_error is None, o.describe()
