@@ -33,6 +33,7 @@ lacks, an index error), it falls back to torch's `create_block_mask`.
 
 from __future__ import annotations
 
+import copy
 import functools
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -72,6 +73,8 @@ class BlockMaskBuild:
     """`maskopt.Remark`s: why the mask did not pack or was not specialized."""
     cache_hit: bool = False
     """The compile came from the cache."""
+    compiled_tables: bool = False
+    """The tables came from the compiled graph (`_fast_tables`), not the eager path."""
 
 
 @dataclass
@@ -81,6 +84,10 @@ class _Compiled:
 
     compiled: Any
     imported: Any
+    fast: dict = field(default_factory=dict)
+    """`_CompiledTables` of this mask per shape key (see `_fast_tables`)."""
+    i32: dict = field(default_factory=dict)
+    """`i32_overflow_reason` per (sizes, aux value ranges)."""
 
     @property
     def aux_tensors(self) -> list[torch.Tensor]:
@@ -325,6 +332,13 @@ def build_block_mask(
     if not eval_entry.compiled.packed:
         return fallback(f"the mask_mod does not pack: {eval_entry.compiled.reason}", remarks, hit)
     aux_dev = tuple(t.to(device) for t in eval_aux)
+    if _use_compiled(device) and not compute_dq_write_order:
+        block_mask, wraps = _fast_tables(eval_entry, aux_dev, B, H, Q_LEN, KV_LEN, Q_BLOCK,
+                                         KV_BLOCK, separate_full_blocks, device, eval_mod)
+        if wraps is not None:
+            return fallback(wraps, remarks, hit)
+        if block_mask is not None:
+            return BlockMaskBuild(block_mask, path, None, remarks, hit, compiled_tables=True)
     wraps = i32_overflow_reason(eval_entry.imported.ops.first, (B, H, Q_LEN, KV_LEN), aux_dev)
     if wraps is not None:
         return fallback(wraps, remarks, hit)
@@ -362,3 +376,297 @@ def create_block_mask(
         mask_mod, B, H, Q_LEN, KV_LEN, device, BLOCK_SIZE, _compile,
         separate_full_blocks, compute_dq_write_order, dq_kv_order,
     ).block_mask
+
+
+# The compiled path: the whole per-call tensor computation as one inductor graph.
+#
+# On CUDA the eager path above costs about 300-500 small torch ops per call
+# (bounds classification, word chunks, range checks, ordering), each a kernel
+# launch or a host sync. The compiled path traces, once per mask (its cached
+# compile) and shape key, a function of the aux tensors alone: the keep words
+# of *every* word of the padded grid (no bounds classification, no chunks: the
+# words, the lane and row masks and the per-block min / max are one fused
+# reduction, nothing of grid size is materialized), the partial / full tables,
+# torch's own `_dense_to_ordered` of them and of their transposes (the kv- and
+# q-side tables, as `BlockMask.from_kv_blocks` derives them), and one small
+# int64 `stats` tensor: whether any check of the eager path would have raised
+# (an i32 result out of range, a division by zero, a load out of bounds, a
+# shift out of range), and each aux tensor's (min, max, has a zero), which is
+# all `lowering.index_range` reads of its values. `make_fx` traces it (fake
+# tensors: no grid-size work at trace time) and `compile_fx` compiles it for
+# those static shapes; new tensor values of the same shapes reuse it, with no
+# guards and no recompiles. A call is then the specialization (if any), one
+# compiled call, one host sync (`stats`) and a copy of a template BlockMask.
+# Where a check fires, the eager path runs (and falls back to torch with its
+# reason); where tracing or compiling fails, the eager path is used for that
+# key from then on.
+
+#: "auto": the compiled path on CUDA devices; True: on every device (the
+#: tests use it on the CPU); False: never.
+COMPILED: Any = "auto"
+
+#: Why the last compiled-path trace or compile failed (its key then takes the eager path).
+LAST_COMPILE_ERROR: str | None = None
+
+_TENSOR_ATTRS = ("kv_num_blocks", "kv_indices", "full_kv_num_blocks", "full_kv_indices",
+                 "q_num_blocks", "q_indices", "full_q_num_blocks", "full_q_indices")
+
+
+def _use_compiled(device: torch.device) -> bool:
+    if COMPILED == "auto":
+        return device.type == "cuda"
+    return bool(COMPILED)
+
+
+class _Untraceable(Exception):
+    pass
+
+
+from maskopt.lowering.keep_words import GridSemantics, _int as _kw_int, _width  # noqa: E402
+from xdsl.dialects import arith as _arith  # noqa: E402
+from xdsl.interpreter import Interpreter, impl, register_impls  # noqa: E402
+from maskopt.dialects import mask as _mask  # noqa: E402
+from maskopt.dialects.semantics import MaskSemantics, wrap as _wrap_int  # noqa: E402
+
+
+@register_impls
+class _FlagSemantics(GridSemantics):
+    """`GridSemantics` whose checks are recorded as bool tensors in `flags`
+    instead of raising (a traced graph has no host decisions); the checked
+    values are made safe (divisor 1, index clamped) so that the compiled
+    kernels never divide by zero or read out of bounds."""
+
+    def __init__(self, device):
+        super().__init__(device)
+        self.flags: list[torch.Tensor] = []
+
+    def _flag(self, bad: torch.Tensor) -> None:
+        self.flags.append(bad.any().reshape(()))
+
+    def _binary(self, op, fn, args):
+        w = _width(op.result.type)
+        x = fn(*(_kw_int(a) for a in args))
+        if w < 64:
+            half = 1 << (w - 1)
+            self._flag((x < -half) | (x >= half))
+        return (x,)
+
+    def _safe(self, rhs):
+        rhs = _kw_int(rhs)
+        self._flag(rhs == 0)
+        return torch.where(rhs == 0, torch.ones_like(rhs), rhs)
+
+    @impl(_arith.FloorDivSIOp)
+    def run_floordivsi(self, interpreter, op, args):
+        return self._binary(op, lambda a, b: torch.div(a, b, rounding_mode="floor"),
+                            (args[0], self._safe(args[1])))
+
+    @impl(_arith.DivSIOp)
+    def run_divsi(self, interpreter, op, args):
+        return self._binary(op, lambda a, b: torch.div(a, b, rounding_mode="trunc"),
+                            (args[0], self._safe(args[1])))
+
+    @impl(_arith.RemSIOp)
+    def run_remsi(self, interpreter, op, args):
+        return self._binary(op, torch.fmod, (args[0], self._safe(args[1])))
+
+    @impl(_mask.FloorModOp)
+    def run_floormod(self, interpreter, op, args):
+        rhs = self._safe(args[1])
+        return (_wrap_int(torch.remainder(_kw_int(args[0]), rhs), _width(op.result.type)),)
+
+    def _shift_amount(self, op, amount):
+        w = _width(op.result.type)
+        self._flag((amount < 0) | (amount >= w))
+
+    @impl(_mask.LoadOp)
+    def run_load(self, interpreter, op, args):
+        tensor, *indices = args
+        wrapped = []
+        for size, index in zip(tensor.shape, indices, strict=True):
+            if size == 0:
+                raise _Untraceable("a load from an empty tensor")
+            index = _kw_int(index)
+            index = torch.where(index < 0, index + size, index)
+            self._flag((index < 0) | (index >= size))
+            wrapped.append(index.clamp(0, size - 1))
+        wrapped = torch.broadcast_tensors(*wrapped) if wrapped else []
+        value = tensor[tuple(wrapped)] if wrapped else tensor.reshape(1, 1)
+        if value.dtype == torch.bool:
+            return (value,)
+        return (_wrap_int(value.to(torch.int64), _width(op.result.type)),)
+
+
+@dataclass
+class _CompiledTables:
+    fn: Callable
+    """aux tensors -> (the BlockMask tensors present, stats)."""
+    names: tuple[str, ...]
+    """The BlockMask attributes `fn` returns, in order."""
+    ranged: tuple[int, ...]
+    """The aux tensors whose (min, max, has zero) follow the flag in stats."""
+    template: Any = None
+    """A BlockMask of this key: each call copies it and sets its tensors."""
+    copy_template: bool = False
+
+
+def _trace_tables(module, aux: tuple[torch.Tensor, ...], B, H, Q_LEN, KV_LEN, Q_BLOCK,
+                  KV_BLOCK, separate_full_blocks, device) -> _CompiledTables:
+    from torch.fx.experimental.proxy_tensor import make_fx
+    from torch.nn.attention import flex_attention as fa
+
+    func = module.ops.first
+    if not isinstance(func, _mask.FuncOp) or not func.is_packed or not func.is_windowed:
+        raise _Untraceable("not packed")
+    if KV_BLOCK % 32 or min(B, H, Q_LEN, KV_LEN) <= 0:
+        raise _Untraceable("shape")
+    sem = _FlagSemantics(device)
+    interp = Interpreter(module)
+    interp.register_implementations(MaskSemantics())
+    interp.register_implementations(sem, override=True)
+    args = func.body.block.args
+    Bv = B if args[0].uses else 1
+    Hv = H if args[1].uses else 1
+    nq, nkv, wpb = -(-Q_LEN // Q_BLOCK), -(-KV_LEN // KV_BLOCK), KV_BLOCK // 32
+    last_word = (-(-KV_LEN // 32) - 1) * 32
+    ranged = tuple(i for i, t in enumerate(aux)
+                   if t.dtype != torch.bool and not t.is_floating_point() and t.numel())
+    names = (("kv_num_blocks", "kv_indices", "full_kv_num_blocks", "full_kv_indices",
+              "q_num_blocks", "q_indices", "full_q_num_blocks", "full_q_indices")
+             if separate_full_blocks else ("kv_num_blocks", "kv_indices", "q_num_blocks", "q_indices"))
+
+    def tables(*aux_t):
+        sem.flags = []
+        i64 = dict(dtype=torch.int64, device=device)
+        b = torch.arange(Bv, **i64).reshape(Bv, 1, 1, 1, 1, 1)
+        h = torch.arange(Hv, **i64).reshape(1, Hv, 1, 1, 1, 1)
+        q = torch.arange(nq * Q_BLOCK, **i64).reshape(1, 1, nq, Q_BLOCK, 1, 1)
+        kv = (torch.arange(nkv * wpb, **i64) * 32).reshape(1, 1, 1, 1, nkv, wpb)
+        (w,) = interp.call_op(func, (b, h, q.clamp(max=Q_LEN - 1), kv.clamp(max=last_word), *aux_t))
+        w = _kw_int(w)
+        lanes = torch.clamp(KV_LEN - kv, 0, 32)
+        w = w & ((torch.ones((), **i64) << lanes) - 1)
+        w = torch.where(q < Q_LEN, w, torch.zeros((), **i64))
+        w = w.expand(Bv, Hv, nq, Q_BLOCK, nkv, wpb)
+        lo = w.amin(dim=(3, 5))
+        hi = w.amax(dim=(3, 5))
+        is_full = lo == _WORD
+        full = is_full.to(torch.int8)
+        partial = ((hi != 0) & ~is_full).to(torch.int8)
+        if Bv != B or Hv != H:
+            partial = partial.expand(B, H, nq, nkv).contiguous()
+            full = full.expand(B, H, nq, nkv).contiguous()
+        tabs = (partial, full) if separate_full_blocks else (partial | full,)
+        kv_side = [fa._dense_to_ordered(t) for t in tabs]
+        q_side = [fa._dense_to_ordered(t.transpose(-2, -1)) for t in tabs]
+        outs = [x for pair in kv_side for x in pair] + [x for pair in q_side for x in pair]
+        flags = sem.flags + [torch.zeros((), dtype=torch.bool, device=device)]
+        stats = [torch.stack(flags).any().to(torch.int64)]
+        for i in ranged:
+            v = aux_t[i].reshape(-1).to(torch.int64)
+            stats += [v.amin(), v.amax(), (v == 0).any().to(torch.int64)]
+        return (*outs, torch.stack(stats))
+
+    from torch._inductor.compile_fx import compile_fx
+
+    gm = make_fx(tables, tracing_mode="fake")(*aux)
+    fn = compile_fx(gm, list(aux))
+    return _CompiledTables(fn, names, ranged)
+
+
+def _standins(aux: tuple[torch.Tensor, ...], ranged, stats: list[int]) -> tuple[torch.Tensor, ...]:
+    """Small CPU tensors with the aux tensors' (min, max, zero or not), dtype
+    and emptiness: what `i32_overflow_reason` reads of them."""
+    out = []
+    pos = {i: k for k, i in enumerate(ranged)}
+    for i, t in enumerate(aux):
+        if i in pos:
+            lo, hi, zero = stats[1 + 3 * pos[i]: 4 + 3 * pos[i]]
+            out.append(torch.tensor([lo, hi, 0 if zero else lo], dtype=torch.int64))
+        else:
+            out.append(torch.zeros(min(t.numel(), 1), dtype=t.dtype))
+    return tuple(out)
+
+
+def _round_out(lo: int, hi: int) -> tuple[int, int]:
+    """[lo, hi] widened to bounds of the form +-2^k, 2^k - 1 (few distinct keys)."""
+    lo = (1 << (lo.bit_length() - 1) if lo > 0 else 0) if lo >= 0 else -(1 << (-lo - 1).bit_length())
+    hi = (1 << hi.bit_length()) - 1 if hi >= 0 else -(1 << ((-hi).bit_length() - 1))
+    return lo, hi
+
+
+def _i32_reason(entry: _Compiled, sizes, aux, ranged, st: list[int]) -> str | None:
+    """`i32_overflow_reason` for aux value ranges `st` (flag, then min, max,
+    has zero per ranged tensor), cached per mask. The interval check is
+    monotone in the ranges, so a pass with ranges widened to powers of two
+    (a key that new values of the same data rarely change) is a pass for the
+    exact ones; only where the widened ranges fail are the exact ones checked."""
+    wide = list(st)
+    for k in range(len(ranged)):
+        wide[1 + 3 * k], wide[2 + 3 * k] = _round_out(st[1 + 3 * k], st[2 + 3 * k])
+    func = entry.imported.ops.first
+    for ranges in (wide, st):
+        key = (sizes, tuple(ranges))
+        if key not in entry.i32:
+            if len(entry.i32) > 256:
+                entry.i32.clear()
+            entry.i32[key] = i32_overflow_reason(func, sizes, _standins(aux, ranged, ranges))
+        if entry.i32[key] is None:
+            return None
+    return entry.i32[key]
+
+
+def _fast_tables(entry: _Compiled, aux_dev: tuple[torch.Tensor, ...], B, H, Q_LEN, KV_LEN,
+                 Q_BLOCK, KV_BLOCK, separate_full_blocks, device, mask_mod):
+    """(BlockMask or None, i32 reason or None): None, None where the compiled
+    path does not apply or a check fired (the caller runs the eager path)."""
+    aux_dev = tuple(t.contiguous() for t in aux_dev)
+    key = (B, H, Q_LEN, KV_LEN, Q_BLOCK, KV_BLOCK, bool(separate_full_blocks), str(device),
+           tuple((t.dtype, tuple(t.shape)) for t in aux_dev))
+    ct = entry.fast.get(key)
+    if ct is None:
+        try:
+            ct = _trace_tables(entry.compiled.module, aux_dev, B, H, Q_LEN, KV_LEN, Q_BLOCK,
+                               KV_BLOCK, separate_full_blocks, device)
+        except Exception as e:  # noqa: BLE001 - untraceable / no compiler: eager from then on
+            global LAST_COMPILE_ERROR
+            LAST_COMPILE_ERROR = f"{type(e).__name__}: {e}"
+            ct = False
+        entry.fast[key] = ct
+    if ct is False:
+        return None, None
+    *outs, stats = ct.fn(*aux_dev)
+    st = stats.tolist()  # the one host sync
+    if st[0]:
+        return None, None
+    wraps = _i32_reason(entry, (B, H, Q_LEN, KV_LEN), aux_dev, ct.ranged, st)
+    if wraps is not None:
+        return None, wraps
+    if ct.template is None:
+        from torch.nn.attention import flex_attention as fa
+
+        d = dict(zip(ct.names, outs))
+        ct.template = fa.BlockMask.from_kv_blocks(
+            d["kv_num_blocks"], d["kv_indices"], d.get("full_kv_num_blocks"),
+            d.get("full_kv_indices"), BLOCK_SIZE=(Q_BLOCK, KV_BLOCK), mask_mod=mask_mod,
+            **({"seq_lengths": (Q_LEN, KV_LEN)}
+               if "seq_lengths" in _parameters(fa.BlockMask.from_kv_blocks) else {}))
+        ct.copy_template = ct.template.mask_mod is mask_mod and all(
+            hasattr(ct.template, name) for name in _TENSOR_ATTRS)
+    d = dict(zip(ct.names, outs))
+    if ct.copy_template:  # the BlockMask holds what it was given: copy it
+        block_mask = copy.copy(ct.template)
+        for name in _TENSOR_ATTRS:
+            setattr(block_mask, name, d.get(name))
+        block_mask.mask_mod = mask_mod
+        return block_mask, None
+    from torch.nn.attention import flex_attention as fa
+
+    block_mask = fa.BlockMask.from_kv_blocks(
+        d["kv_num_blocks"], d["kv_indices"], d.get("full_kv_num_blocks"),
+        d.get("full_kv_indices"), BLOCK_SIZE=(Q_BLOCK, KV_BLOCK), mask_mod=mask_mod,
+        compute_q_blocks=False, **({"seq_lengths": (Q_LEN, KV_LEN)}
+                                   if "seq_lengths" in _parameters(fa.BlockMask.from_kv_blocks) else {}))
+    for name in ("q_num_blocks", "q_indices", "full_q_num_blocks", "full_q_indices"):
+        setattr(block_mask, name, d.get(name))
+    return block_mask, None

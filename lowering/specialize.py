@@ -93,7 +93,10 @@ def _doc_bounds(doc: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor] | str:
     run[starts[1:]] = 1
     run = run.cumsum(0)
     dtype = torch.int32 if doc.numel() < 2**31 else torch.int64
-    return starts[run].to(dtype), ends[run].to(dtype)
+    start, end = starts[run].to(dtype), ends[run].to(dtype)
+    if doc.numel() < 2**30:  # positions in [0, numel]
+        start, end = _mark_small(start), _mark_small(end)
+    return start, end
 
 
 def _flag_runs(flag: torch.Tensor) -> list[tuple[int, int]] | str:
@@ -115,9 +118,16 @@ def _narrow(t: torch.Tensor) -> torch.Tensor:
     mask under torch's eager int64 indices."""
     if t.dtype != torch.int64 or t.numel() == 0:
         return t
-    lo, hi = torch.aminmax(t)
-    if int(lo) >= -(2**30) and int(hi) < 2**30:
-        return t.to(torch.int32)
+    lo, hi = torch.stack(torch.aminmax(t)).tolist()  # one host sync
+    if lo >= -(2**30) and hi < 2**30:
+        return _mark_small(t.to(torch.int32))
+    return t
+
+
+def _mark_small(t: torch.Tensor) -> torch.Tensor:
+    """`t`, remembered as an integer tensor whose values lie in [-2^30, 2^30)
+    (derived positions, narrowed ids): `_small` then needs no host sync."""
+    t._maskopt_small = True
     return t
 
 
@@ -618,10 +628,12 @@ def _small(t: torch.Tensor) -> bool:
     """An integer tensor whose values lie in [-2^30, 2^30)."""
     if t.is_floating_point() or t.dtype == torch.bool or t.numel() == 0:
         return t.numel() == 0
+    if getattr(t, "_maskopt_small", False):
+        return True
     if t.dtype in (torch.uint16, torch.uint32, torch.uint64):
         t = t.to(torch.float64) if t.dtype == torch.uint64 else t.to(torch.int64)  # no aminmax on CPU
-    lo, hi = torch.aminmax(t)
-    return int(lo) >= -(2**30) and int(hi) < 2**30
+    lo, hi = torch.stack(torch.aminmax(t)).tolist()  # one host sync
+    return lo >= -(2**30) and hi < 2**30
 
 
 def _cse(gm) -> None:

@@ -181,6 +181,10 @@ def bench(mask: str, n: int, device: str, repeat: int, compiled: bool, memory: b
         lambda: built.setdefault("bm", bm.build_block_mask(make_mask(mask, n, device), 1, 1, n, n, device)),
         device)
     row["path"] = built["bm"].path
+    if built["bm"].compiled_tables:
+        row["path"] += "/c"  # the compiled path (lowering.block_mask._fast_tables)
+    elif bm._use_compiled(torch.device(device)) and bm.LAST_COMPILE_ERROR:
+        row["compile_error_mo"] = bm.LAST_COMPILE_ERROR[:300]
     times = []
     for i in range(repeat):
         mm = make_mask(mask, n, device, seed=i + 1)
@@ -238,7 +242,7 @@ def _ratio(a, b) -> str:
 
 
 def _header(compiled: bool, memory: bool) -> str:
-    head = (f"{'mask':20s} {'N':>6s} {'path':>11s} {'mo first':>9s} {'maskopt':>9s} {'torch':>9s} "
+    head = (f"{'mask':20s} {'N':>6s} {'path':>13s} {'mo first':>9s} {'maskopt':>9s} {'torch':>9s} "
             f"{'speedup':>7s}")
     if compiled:
         head += f" {'cmp first':>9s} {'compiled':>9s} {'vs cmp':>7s}"
@@ -248,7 +252,7 @@ def _header(compiled: bool, memory: bool) -> str:
 
 
 def _line(r: dict, compiled: bool, memory: bool) -> str:
-    line = (f"{r['mask']:20s} {r['n']:6d} {r['path']:>11s} {_ms(r['maskopt_first'])} "
+    line = (f"{r['mask']:20s} {r['n']:6d} {r['path']:>13s} {_ms(r['maskopt_first'])} "
             f"{_ms(r['maskopt'])} {_ms(r['torch'])} {_ratio(r['torch'], r['maskopt']):>7s}")
     if compiled:
         line += (f" {_ms(r.get('compile_first'))} {_ms(r.get('compile'))} "
@@ -257,6 +261,8 @@ def _line(r: dict, compiled: bool, memory: bool) -> str:
         line += f" {_mib(r.get('mem_maskopt'))} {_mib(r.get('mem_torch')):>9s}"
     exact = r["exact"]
     line += "  " + ("-" if exact is None else ("yes" if exact else "WRONG"))
+    if r.get("compile_error_mo"):
+        line += f"\n  (maskopt's compiled path failed: {r['compile_error_mo']})"
     if r.get("compile_error"):
         line += f"\n  (_compile=True failed: {r['compile_error']})"
     return line
