@@ -2,29 +2,7 @@
 
 import cutlass
 import cutlass.cute as cute
-from cutlass._mlir.dialects import llvm
-from cutlass.cutlass_dsl import T, dsl_user_op
 from flash_attn.cute import utils
-
-
-@dsl_user_op
-def bmsk_u32(pos, width, *, loc=None, ip=None):
-    """Bits [pos, pos + width) of a word, clipped to bit 31, 0 when pos >= 32
-    (PTX bmsk.clamp.b32; operands unsigned)."""
-    return cutlass.Uint32(
-        llvm.inline_asm(
-            T.i32(),
-            [
-                cutlass.Uint32(pos).ir_value(loc=loc, ip=ip),
-                cutlass.Uint32(width).ir_value(loc=loc, ip=ip),
-            ],
-            "bmsk.clamp.b32 $0, $1, $2;",
-            "=r,r,r",
-            has_side_effects=False,
-            is_align_stack=False,
-            asm_dialect=llvm.AsmDialect.AD_ATT,
-        )
-    )
 
 
 @cute.jit
@@ -32,14 +10,15 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     """maskopt: mask.func @bottom_right_causal, packed keep word."""
     q = q_idx[0]
     kv = kv_idx[0]
-    yk = (kv - cutlass.Int32(1))
     v = cutlass.Int64(q)
     v_1 = cutlass.Int64(cutlass.Int32(768))
     v_2 = (v + v_1)
     add = cutlass.Int32(v_2)
-    v_3 = bmsk_u32(cutlass.Uint32(0), cutlass.Uint32(((cutlass.Int64(max(add, yk)) - cutlass.Int64(kv)) + cutlass.Int64(1))))
+    v_3 = max(add, cutlass.Int32(-1))
+    h = cutlass.Uint32((cutlass.Int64(2147483647) - cutlass.Int64(v_3)))
+    v_4 = utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32((max((cutlass.Uint32(kv) + h), cutlass.Uint32(2147483616)) - cutlass.Uint32(2147483616))))
     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
-    packed[0] = v_3
+    packed[0] = v_4
     return packed.load()
 
 
