@@ -133,3 +133,41 @@ def test_corpus_masks(name):
 
 def _assert_eager_equal(a, b, Q, KV):
     assert torch.equal(create_mask(a, 1, 1, Q, KV, "cpu"), create_mask(b, 1, 1, Q, KV, "cpu"))
+
+
+def test_document_contiguity_is_read_with_the_one_sync(compiled, monkeypatch):
+    """The compiled path defers the document-id contiguity check to the
+    compiled call's sync; ids that are not contiguous fail it, and the call is
+    made again with the check read first (row runs here, as on the eager path)."""
+    calls = []
+    real = bm._fast_tables
+
+    def spy(*a, **k):
+        out = real(*a, **k)
+        calls.append((len(a[-1]) if len(a) > 11 else 0, out[0] is bm._CHECK_FAILED))
+        return out
+    monkeypatch.setattr(bm, "_fast_tables", spy)
+    got = check(_doc_mask([300, 300, 424]), 1, 1, 1024, 1024)
+    assert got.path == "specialized" and calls == [(1, False)]
+    calls.clear()
+    doc = torch.repeat_interleave(torch.arange(3, dtype=torch.int32), torch.tensor([300, 300, 424]))
+    doc[100:150] = 2  # document 2 in two ranges
+
+    def split_doc(b, h, q_idx, kv_idx):
+        return (doc[q_idx] == doc[kv_idx]) & (q_idx >= kv_idx)
+    got = check(split_doc, 1, 1, 1024, 1024)
+    assert got.path == "specialized", (got.path, got.reason)
+    assert calls[0] == (1, True) and all(not failed for _, failed in calls[1:])
+    assert any("more than one contiguous range" in r.message for r in got.remarks)
+    _assert_eager_equal(split_doc, got.block_mask.mask_mod, 1024, 1024)
+    # one row of documents per batch: the check covers every row
+    rows = torch.stack([torch.repeat_interleave(torch.arange(2), torch.tensor([200, 312])),
+                        torch.repeat_interleave(torch.arange(2), torch.tensor([100, 412]))])
+    rows[1, 0:10] = 1  # row 1's document 1 in two ranges
+
+    def batch_doc(b, h, q_idx, kv_idx):
+        return (rows[b, q_idx] == rows[b, kv_idx]) & (q_idx >= kv_idx)
+    calls.clear()
+    got = check(batch_doc, 2, 1, 512, 512)
+    assert calls and calls[0] == (1, True)
+    assert any("(row 1)" in r.message for r in got.remarks)
