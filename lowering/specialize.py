@@ -77,31 +77,6 @@ def runs_of(values: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     return starts, ends
 
 
-#: On CUDA, `_run_bounds` compiled with inductor (a few fused kernels, not
-#: about 20 launches); compiled once per shape and dtype.
-COMPILE_RUN_BOUNDS = True
-_compiled_run_bounds = None
-
-
-def _run_bounds(doc: torch.Tensor):
-    """(start, end, bad, runs - 1, distinct ids - 1) of the rows of `doc`:
-    per position the [start, end) of its run of equal ids, from the run edges
-    by cummax/cummin; whether a row has fewer distinct ids than runs; the
-    counts per row, of run edges and of the sorted row's."""
-    n = doc.shape[-1]
-    pos = torch.arange(n, device=doc.device)
-    change = doc[..., 1:] != doc[..., :-1]
-    edge = torch.ones(doc.shape[:-1] + (1,), dtype=torch.bool, device=doc.device)
-    first = torch.cat([edge, change], -1)  # a run starts here
-    last = torch.cat([change, edge], -1)  # a run ends here
-    dtype = torch.int32 if n < 2**31 else torch.int64
-    start = torch.where(first, pos, 0).cummax(-1).values.to(dtype)
-    end = torch.where(last, pos + 1, n).flip(-1).cummin(-1).values.flip(-1).to(dtype)
-    ordered = doc.sort(-1).values
-    runs, distinct = change.sum(-1), (ordered[..., 1:] != ordered[..., :-1]).sum(-1)
-    return start, end, (runs != distinct).any(), runs, distinct
-
-
 def _doc_bounds(doc: torch.Tensor, defer: bool = False):
     """Per position, [start, end) of its run (one row of documents per batch
     for a 2-D tensor: bounds per row), and whether some id occupies more
@@ -115,13 +90,18 @@ def _doc_bounds(doc: torch.Tensor, defer: bool = False):
     if doc.dim() not in (1, 2) or doc.numel() == 0 or doc.is_floating_point() or doc.dtype == torch.bool:
         return "is not a non-empty 1-D integer tensor"
     n = doc.shape[-1]
-    fn = _run_bounds
-    if doc.is_cuda and COMPILE_RUN_BOUNDS:
-        global _compiled_run_bounds
-        if _compiled_run_bounds is None:
-            _compiled_run_bounds = torch.compile(_run_bounds, dynamic=False)
-        fn = _compiled_run_bounds
-    start, end, bad, runs, distinct = fn(doc)
+    pos = torch.arange(n, device=doc.device)
+    change = doc[..., 1:] != doc[..., :-1]
+    edge = torch.ones(doc.shape[:-1] + (1,), dtype=torch.bool, device=doc.device)
+    first = torch.cat([edge, change], -1)  # a run starts here
+    last = torch.cat([change, edge], -1)  # a run ends here
+    start = torch.where(first, pos, 0).cummax(-1).values
+    end = torch.where(last, pos + 1, n).flip(-1).cummin(-1).values.flip(-1)
+    ordered = doc.sort(-1).values
+    runs, distinct = change.sum(-1), (ordered[..., 1:] != ordered[..., :-1]).sum(-1)
+    bad = (runs != distinct).any()
+    dtype = torch.int32 if n < 2**31 else torch.int64
+    start, end = start.to(dtype), end.to(dtype)
     if n < 2**30:  # positions in [0, n]
         start, end = _mark_small(start), _mark_small(end)
     if defer:

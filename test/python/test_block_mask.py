@@ -531,22 +531,3 @@ def test_older_torch_without_the_sparse_helper(monkeypatch):
     got = check(mm, 2, 1, 1000, 900)
     assert got.path == "packed"
     check(mm, 1, 1, 300, 300, separate_full_blocks=False)
-
-
-def test_run_bounds_compiled_equal_eager():
-    """`_run_bounds`, as CUDA compiles it (inductor), equals its eager self:
-    run starts/ends per position and the contiguity counts, 1-D and per row."""
-    from maskopt.lowering.specialize import _run_bounds
-
-    compiled = torch.compile(_run_bounds, dynamic=False)
-    g = torch.Generator().manual_seed(0)
-    cases = [_doc_ids([5, 1, 30, 28]), torch.randint(0, 3, (64,), generator=g),
-             torch.stack([_doc_ids([10, 54]), torch.randint(-2**40, 2**40, (64,), generator=g)])]
-    for doc in cases:
-        want = _run_bounds(doc)
-        got = compiled(doc)
-        for a, b in zip(got, want):
-            assert a.dtype == b.dtype and torch.equal(a, b)
-    start, end, bad, *_ = _run_bounds(cases[0])
-    assert not bad and start.tolist()[:7] == [0] * 5 + [5, 6] and end.tolist()[5:7] == [6, 36]
-    assert bool(_run_bounds(cases[1])[2])
