@@ -283,13 +283,8 @@ def build_block_mask(
     *,
     specialize: bool = True,
     chunk_words: int = DEFAULT_CHUNK_WORDS,
-    _defer_checks: bool = True,
 ) -> BlockMaskBuild:
-    """`create_block_mask` with a record of the path taken (see `BlockMaskBuild`).
-
-    On the compiled path the specialization's value checks (document ids
-    contiguous) are read with the compiled call's one host sync; where one
-    fails, the call is made again with them read first (`_defer_checks`)."""
+    """`create_block_mask` with a record of the path taken (see `BlockMaskBuild`)."""
     if device is None:
         device = torch.accelerator.current_accelerator() or "cpu"
     device = torch.device(device)
@@ -312,8 +307,6 @@ def build_block_mask(
     compiled = entry.compiled
     remarks = list(compiled.remarks)
     eval_mod, eval_entry, eval_aux, path = mask_mod, entry, aux, "packed"
-    fast = _use_compiled(device) and not compute_dq_write_order
-    checks = ()
     if specialize and (not compiled.packed or any(t.dim() and t.dtype != torch.bool for t in aux)):
         from maskopt.lowering.mask_cache import closure_key
         from maskopt.lowering.specialize import specialize_mask
@@ -321,7 +314,7 @@ def build_block_mask(
         keyed = closure_key(mask_mod)
         spec = specialize_mask(mask_mod, compiled, aux, Q_LEN, device,
                                None if keyed is None else keyed[0], B=B, H=H, KV_LEN=KV_LEN,
-                               packed=compiled.packed, defer_checks=fast and _defer_checks)
+                               packed=compiled.packed)
         remarks.extend(spec.remarks)
         spec_entry = None
         if spec.mask_mod is not None:
@@ -335,16 +328,13 @@ def build_block_mask(
         if spec_entry is not None:
             if spec_entry.compiled.packed or not compiled.packed:
                 eval_mod, path = spec.mask_mod, "specialized"
-                eval_entry, eval_aux, checks = spec_entry, spec_aux, spec.checks
+                eval_entry, eval_aux = spec_entry, spec_aux
     if not eval_entry.compiled.packed:
         return fallback(f"the mask_mod does not pack: {eval_entry.compiled.reason}", remarks, hit)
     aux_dev = tuple(t.to(device) for t in eval_aux)
-    if fast:
+    if _use_compiled(device) and not compute_dq_write_order:
         block_mask, wraps = _fast_tables(eval_entry, aux_dev, B, H, Q_LEN, KV_LEN, Q_BLOCK,
-                                         KV_BLOCK, separate_full_blocks, device, eval_mod, checks)
-        if block_mask is _CHECK_FAILED:
-            return build_block_mask(mask_mod, *args, specialize=specialize,
-                                    chunk_words=chunk_words, _defer_checks=False)
+                                         KV_BLOCK, separate_full_blocks, device, eval_mod)
         if wraps is not None:
             return fallback(wraps, remarks, hit)
         if block_mask is not None:
@@ -626,16 +616,10 @@ def _i32_reason(entry: _Compiled, sizes, aux, ranged, st: list[int]) -> str | No
     return entry.i32[key]
 
 
-#: `_fast_tables`: a deferred check of the specialization failed.
-_CHECK_FAILED = object()
-
-
 def _fast_tables(entry: _Compiled, aux_dev: tuple[torch.Tensor, ...], B, H, Q_LEN, KV_LEN,
-                 Q_BLOCK, KV_BLOCK, separate_full_blocks, device, mask_mod, checks=()):
+                 Q_BLOCK, KV_BLOCK, separate_full_blocks, device, mask_mod):
     """(BlockMask or None, i32 reason or None): None, None where the compiled
-    path does not apply or a check fired (the caller runs the eager path);
-    `_CHECK_FAILED`, None where one of `checks` (0-d bool tensors, read with
-    the same sync) is set."""
+    path does not apply or a check fired (the caller runs the eager path)."""
     aux_dev = tuple(t.contiguous() for t in aux_dev)
     key = (B, H, Q_LEN, KV_LEN, Q_BLOCK, KV_BLOCK, bool(separate_full_blocks), str(device),
            tuple((t.dtype, tuple(t.shape)) for t in aux_dev))
@@ -649,16 +633,10 @@ def _fast_tables(entry: _Compiled, aux_dev: tuple[torch.Tensor, ...], B, H, Q_LE
             LAST_COMPILE_ERROR = f"{type(e).__name__}: {e}"
             ct = False
         entry.fast[key] = ct
-    if ct is False:  # the eager path, which reads the checks itself
-        return (_CHECK_FAILED if checks else None), None
+    if ct is False:
+        return None, None
     *outs, stats = ct.fn(*aux_dev)
-    if checks:
-        stats = torch.cat([stats, torch.stack(checks).to(stats.dtype)])
     st = stats.tolist()  # the one host sync
-    if checks:
-        st, fired = st[:-len(checks)], st[-len(checks):]
-        if any(fired):
-            return _CHECK_FAILED, None
     if st[0]:
         return None, None
     wraps = _i32_reason(entry, (B, H, Q_LEN, KV_LEN), aux_dev, ct.ranged, st)

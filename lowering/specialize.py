@@ -61,10 +61,6 @@ class Specialization:
     """Why a gathered tensor was not specialized."""
     family: str | None = None
     """"document ids" or "kv flags"."""
-    checks: tuple[torch.Tensor, ...] = ()
-    """With `defer_checks`: 0-d bool device tensors, each True where the
-    values lack the structure the rewrite assumed (`mask_mod` is then not
-    equivalent: call again without `defer_checks`)."""
 
 
 def runs_of(values: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
@@ -77,41 +73,29 @@ def runs_of(values: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     return starts, ends
 
 
-def _doc_bounds(doc: torch.Tensor, defer: bool = False):
-    """Per position, [start, end) of its run (one row of documents per batch
-    for a 2-D tensor: bounds per row), and whether some id occupies more
-    than one contiguous range (`bad`, a 0-d bool tensor on doc's device).
-
-    No host sync: the runs come from cummax/cummin of the run edges, and
-    contiguity is the count of runs against the count of distinct ids (of the
-    sorted row). With `defer`, `(start, end, bad)` is returned for the caller
-    to read `bad` with a sync it makes anyway; otherwise `bad` is read here
-    and a reason is returned where it is set."""
-    if doc.dim() not in (1, 2) or doc.numel() == 0 or doc.is_floating_point() or doc.dtype == torch.bool:
+def _doc_bounds(doc: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor] | str:
+    """Per position, [start, end) of its run; or why the ids are not contiguous.
+    A 2-D tensor is one row of documents per batch: bounds per row."""
+    if doc.dim() == 2 and doc.shape[0] > 0:
+        rows = [_doc_bounds(r) for r in doc]
+        bad = next(((i, r) for i, r in enumerate(rows) if isinstance(r, str)), None)
+        if bad is not None:
+            return f"(row {bad[0]}) {bad[1]}"
+        return torch.stack([r[0] for r in rows]), torch.stack([r[1] for r in rows])
+    if doc.dim() != 1 or doc.numel() == 0 or doc.is_floating_point():
         return "is not a non-empty 1-D integer tensor"
-    n = doc.shape[-1]
-    pos = torch.arange(n, device=doc.device)
-    change = doc[..., 1:] != doc[..., :-1]
-    edge = torch.ones(doc.shape[:-1] + (1,), dtype=torch.bool, device=doc.device)
-    first = torch.cat([edge, change], -1)  # a run starts here
-    last = torch.cat([change, edge], -1)  # a run ends here
-    start = torch.where(first, pos, 0).cummax(-1).values
-    end = torch.where(last, pos + 1, n).flip(-1).cummin(-1).values.flip(-1)
-    ordered = doc.sort(-1).values
-    runs, distinct = change.sum(-1), (ordered[..., 1:] != ordered[..., :-1]).sum(-1)
-    bad = (runs != distinct).any()
-    dtype = torch.int32 if n < 2**31 else torch.int64
-    start, end = start.to(dtype), end.to(dtype)
-    if n < 2**30:  # positions in [0, n]
-        start, end = _mark_small(start), _mark_small(end)
-    if defer:
-        return start, end, bad
-    if bad.item():
-        row = int(torch.nonzero((runs != distinct).reshape(-1))[0]) if doc.dim() == 2 else None
-        r, d = (runs, distinct) if row is None else (runs[row], distinct[row])
-        what = (f"has {int(d) + 1} distinct ids in {int(r) + 1} runs: some document "
+    starts, ends = runs_of(doc)
+    distinct = torch.unique(doc).numel()
+    if starts.numel() != distinct:
+        return (f"has {distinct} distinct ids in {starts.numel()} runs: some document "
                 "occupies more than one contiguous range")
-        return what if row is None else f"(row {row}) {what}"
+    run = torch.zeros(doc.numel(), dtype=torch.int64, device=doc.device)
+    run[starts[1:]] = 1
+    run = run.cumsum(0)
+    dtype = torch.int32 if doc.numel() < 2**31 else torch.int64
+    start, end = starts[run].to(dtype), ends[run].to(dtype)
+    if doc.numel() < 2**30:  # positions in [0, numel]
+        start, end = _mark_small(start), _mark_small(end)
     return start, end
 
 
@@ -818,17 +802,14 @@ def _traced_graph(mask_mod: Callable, name: str, cache_key: Any):
 def specialize_mask(mask_mod: Callable, compiled: Any, aux: tuple[torch.Tensor, ...],
                     Q_LEN: int, device: torch.device, cache_key: Any = None, *,
                     B: int = 1, H: int = 1, KV_LEN: int | None = None,
-                    packed: bool = False, defer_checks: bool = False) -> Specialization:
+                    packed: bool = False) -> Specialization:
     """An equivalent mask_mod over derived tensors for `aux`'s values, or the
     remarks that say why there is none. `compiled` is the original's compile
     (not packed); `aux` the call's aux tensors in its order; `cache_key` the
     original's `mask_cache.closure_key` (None: uncacheable). The row-runs
     rewrite tabulates rows over b < B, h < H, q < Q_LEN and kv < KV_LEN.
     `packed`: the original packs; only rewrite chained lane-uniform loads
-    (`offsets[doc[q_idx]]`) as one table each (None where there are none).
-    `defer_checks`: the document-id contiguity check is not read here (no
-    host sync) but returned in `checks`, for the caller to read with a sync
-    it makes anyway; where one is set, call again without it."""
+    (`offsets[doc[q_idx]]`) as one table each (None where there are none)."""
     name = compiled.name
     KV_LEN = Q_LEN if KV_LEN is None else KV_LEN
     try:
@@ -857,11 +838,10 @@ def specialize_mask(mask_mod: Callable, compiled: Any, aux: tuple[torch.Tensor, 
             return Specialization(None, [])
         return Specialization(_wrap(cur, tuple(tensors), name), [], "row tables")
     found = None  # (family, gm, tensors)
-    checks = []
     for i, (ph, t) in enumerate(zip(aux_phs, aux)):
         t = t.to(device)
         if _gathers(gm, ph, kv) and _gathers(gm, ph, q) and not t.is_floating_point() and t.dtype != torch.bool:
-            bounds = _doc_bounds(t, defer_checks)
+            bounds = _doc_bounds(t)
             if isinstance(bounds, str):
                 remarks.append(_remark(name, f"not specialized: `{ph.name}` (document ids) {bounds}"))
                 continue
@@ -870,9 +850,6 @@ def specialize_mask(mask_mod: Callable, compiled: Any, aux: tuple[torch.Tensor, 
                 remarks.append(_remark(name, f"not specialized: `{ph.name}[q_idx] == {ph.name}[kv_idx]` "
                                              "is not a conjunct of the mask"))
                 continue
-            if defer_checks:
-                *bounds, bad = bounds
-                checks.append(bad)
             derived = (*plain, *bounds)
             gm_new, kept = new
             found = ("document ids", gm_new, [derived[k] for k in kept])
@@ -929,4 +906,4 @@ def specialize_mask(mask_mod: Callable, compiled: Any, aux: tuple[torch.Tensor, 
         family = f"{family} + row runs"
     cur, tensors, _ = fold_rows(cur, tensors, getattr(cur, "__maskopt_cache_key__", None),
                                 sizes, device)
-    return Specialization(_wrap(cur, tuple(tensors), name), remarks, family, tuple(checks))
+    return Specialization(_wrap(cur, tuple(tensors), name), remarks, family)
