@@ -79,6 +79,14 @@ class IntervalOpHasCanonicalizationPatterns(HasCanonicalizationPatternsTrait):
         return p.ALL_PATTERNS
 
 
+class BoundOpHasCanonicalizationPatterns(HasCanonicalizationPatternsTrait):
+    @classmethod
+    def get_canonicalization_patterns(cls):
+        from maskopt.passes.canonicalization_patterns import interval_bound as p
+
+        return p.ALL_PATTERNS
+
+
 @irdl_op_definition
 class RangeOp(IRDLOperation):
     """
@@ -282,7 +290,7 @@ class BoundOp(IRDLOperation):
     )
     result = result_def(I32)
 
-    traits = traits_def(Pure(), IntervalOpHasCanonicalizationPatterns())
+    traits = traits_def(Pure(), BoundOpHasCanonicalizationPatterns())
 
     assembly_format = "$u `*` $sign `+` $k `side` $side attr-dict `:` type($u)"
 

@@ -5,13 +5,13 @@
 // fold-intervals on hand-written lane-affine input: the i1 keep value of a
 // windowed function becomes a union of lane runs and the function yields
 // its keep word. Each lane bound is an `interval.bound %u * sign + k side S`,
-// clip(sign * u + k, 0, 32) (FOLD: fold-intervals' output, for the functions
-// with a bound). `lower-interval-bounds` then computes it (CHECK): a bound
-// that could overflow i32 is clamped, on the sides where it overflows only
-// (or re-associated from its linear form with an atom clamped), which leaves
-// the clipped bound unchanged; among such forms the one needing the fewest
-// clamps, counting the clamp the CuTe target adds to a bound that may be
-// negative, is chosen.
+// clip(sign * u + k, 0, 32) (the FOLD prefix checks fold-intervals' output,
+// of the functions with a bound). `lower-interval-bounds` then computes it
+// (the CHECK prefix): a bound that could overflow i32 is clamped, on the
+// sides where it overflows only (or re-associated from its linear form with
+// an atom clamped), which leaves the clipped bound unchanged; among such
+// forms the one needing the fewest clamps, counting the clamp the CuTe
+// target adds to a bound that may be negative, is chosen.
 //
 // With coefficient +1, `L + u <pred> 0` keeps L <pred> -u; with -1,
 // `-L + u <pred> 0` keeps u <pred> L.
