@@ -120,7 +120,9 @@ class BoundPlanner:
         return plans + ([affine] if affine is not None else [])
 
     def amount_of(self, hi: SSAValue) -> SSAValue | None:
-        """`a` for an upper bound `32 - a` with `a >= 0` (see `from_amount`)."""
+        """`a` for an upper bound `32 - a` with `a >= 0` (see `from_amount`),
+        `hi` being a value this planner emitted (`lower`): its plans that
+        are shift amounts, and the others of that form (`32 - x` with x >= 0)."""
         op = hi.owner
         if (
             isinstance(op, arith.SubiOp)

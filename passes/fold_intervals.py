@@ -26,8 +26,10 @@ Every union and intersection is simplified before `max-intervals` is
 checked: provably empty runs are dropped (a lower bound at or past an upper
 bound of the same value), subsets absorbed, runs whose bounds provably touch
 merged, and runs with the same lanes under different lane-uniform conditions
-joined under the disjunction. Bounds are compared through their keys: the
-bound of `sign * u + k` (clipped to [0, 32]) is monotone in k.
+joined under the disjunction. Each bound is an `interval.bound` (or a
+constant): `clip(sign * u + k, 0, 32)`, compared through its key (u, sign, k),
+read from the op: monotone in k. How it is computed is left to
+`lower-interval-bounds` (`maskopt.passes.bound_plans`).
 
 A keep value that needs more runs than `max-intervals` is folded again by
 cases when its lane bounds are built from lane-uniform values that wrap
