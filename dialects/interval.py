@@ -8,6 +8,10 @@ clips). `interval.periodic %phase period P residues M` is the periodic set
 {L : (L + phase) mod P is in M} (M a bit mask of residues, P <= 32). `interval.table %shift, %t [gt] table [T0, ..., T31]` is
 the threshold set {L : 0 <= L + shift < 32 and T[L + shift] <= t} (`> t`
 with `gt`) of a constant 32-entry table T, shifted by a lane-uniform amount.
+`interval.bound %u * sign + k side S` is a lane bound as a value: the i32
+`clip(sign * u + k, 0, 32)` of a lane-uniform integer u; `fold-intervals`
+emits one per bound of a run, and `lower-interval-bounds` expands it into
+the arith the CuTe target prints (the cost model reads its `side`).
 Sets combine with union, intersect and complement, a lane-uniform
 condition selects between two sets, and `interval.keep_word` turns a set
 into the 32-bit keep word FA4 applies (bit L set iff lane L is in the set).
@@ -25,12 +29,14 @@ from xdsl.dialects.builtin import (
     DenseArrayBase,
     IntegerAttr,
     IntegerType,
+    StringAttr,
     UnitAttr,
     i32,
     i64,
 )
 from xdsl.ir import Dialect, ParametrizedAttribute, SSAValue, TypeAttribute
 from xdsl.irdl import (
+    EqAttrConstraint,
     IRDLOperation,
     VarConstraint,
     base,
@@ -69,6 +75,14 @@ class IntervalOpHasCanonicalizationPatterns(HasCanonicalizationPatternsTrait):
     @classmethod
     def get_canonicalization_patterns(cls):
         from maskopt.passes.canonicalization_patterns import interval as p
+
+        return p.ALL_PATTERNS
+
+
+class BoundOpHasCanonicalizationPatterns(HasCanonicalizationPatternsTrait):
+    @classmethod
+    def get_canonicalization_patterns(cls):
+        from maskopt.passes.canonicalization_patterns import interval_bound as p
 
         return p.ALL_PATTERNS
 
@@ -231,6 +245,88 @@ class TableOp(IRDLOperation):
         vals = self.table_values
         keep = (lambda v: v > t) if self.is_gt else (lambda v: v <= t)
         return sum(1 << r for r, v in enumerate(vals) if keep(v))
+
+
+#: The uses of a lane bound (`interval.bound`'s `side`): a lower bound of a
+#: run, an upper one, or both.
+BOUND_SIDES = ("lo", "hi", "both")
+
+
+@irdl_op_definition
+class BoundOp(IRDLOperation):
+    """
+    A lane bound: the i32 value `clip(sign * u + k, 0, 32)` of a lane-uniform
+    integer `u` (i32 or i64), in exact integer arithmetic (`sign * u + k`
+    does not wrap). `sign` is +-1 and `k` a constant; bounds of one
+    `(u, sign)` are ordered by k, which is how `fold-intervals` compares
+    them. `side` ("lo", "hi" or "both") says how the bound is used, a lower
+    bound of a run, an upper one or both: the cost model of
+    `lower-interval-bounds`, which expands the op into arith that computes
+    it without overflow, reads it (a bound that is >= 0 saves the CuTe
+    target a clamp; an upper bound may be computed as `32 - a` for a shift
+    amount `a`). Lowered forms agree with the op only after clipping, so
+    every use of a bound must depend on its clipped value alone (range
+    bounds and min / max of bounds do).
+
+    Example (`kv_idx + L <= q_idx`, i.e. lanes L < q - kv + 1: the upper bound
+    `clip(u + 1, 0, 32)` of u = q - kv; and a lower bound from an i64 u):
+
+    ```mlir
+    %hi = interval.bound %u * 1 + 1 side "hi" : i32
+    %lo = interval.bound %s * -1 + 31 side "lo" : i64
+    %r = interval.range %lo, %hi : i32
+    ```
+    """
+
+    name = "interval.bound"
+
+    u = operand_def(I32 | I64)
+    sign = prop_def(IntegerAttr[I64])
+    k = prop_def(IntegerAttr[I64])
+    side = prop_def(
+        EqAttrConstraint(StringAttr("lo"))
+        | EqAttrConstraint(StringAttr("hi"))
+        | EqAttrConstraint(StringAttr("both"))
+    )
+    result = result_def(I32)
+
+    traits = traits_def(Pure(), BoundOpHasCanonicalizationPatterns())
+
+    assembly_format = "$u `*` $sign `+` $k `side` $side attr-dict `:` type($u)"
+
+    def __init__(self, u: SSAValue, sign: int, k: int, side: str):
+        super().__init__(
+            operands=[u],
+            result_types=[i32],
+            properties={
+                "sign": IntegerAttr(sign, i64),
+                "k": IntegerAttr(k, i64),
+                "side": StringAttr(side),
+            },
+        )
+
+    @property
+    def sign_value(self) -> int:
+        return self.sign.value.data
+
+    @property
+    def k_value(self) -> int:
+        return self.k.value.data
+
+    @property
+    def side_value(self) -> str:
+        return self.side.data
+
+    def verify_(self) -> None:
+        # (a value constraint on `sign` would print its type, `1 : i64`)
+        if self.sign_value not in (1, -1):
+            raise VerifyException(
+                f"interval.bound sign must be 1 or -1, got {self.sign_value}"
+            )
+
+    def clipped(self, u: int) -> int:
+        """The bound's value for the value `u` of its operand."""
+        return min(max(self.sign_value * u + self.k_value, 0), LANES)
 
 
 @irdl_op_definition
@@ -414,6 +510,7 @@ Interval = Dialect(
         RangeOp,
         PeriodicOp,
         TableOp,
+        BoundOp,
         FullOp,
         EmptyOp,
         UnionOp,

@@ -62,6 +62,18 @@ def _int(x: torch.Tensor) -> torch.Tensor:
     return x.to(torch.int64) if x.dtype == torch.bool else x
 
 
+def bound_value(op: interval.BoundOp, u: torch.Tensor) -> torch.Tensor:
+    """`clip(sign * u + k, 0, 32)` of an `interval.bound`, exact for every i64
+    u and k: u is first clamped to the values where the bound is in [0, 32]
+    (outside them it is clipped to 0 or 32 anyway), and there `sign * u + k`
+    is in [0, 32], which int64 arithmetic that wraps gets right."""
+    sign, k = op.sign_value, op.k_value
+    lo, hi = sorted((-k * sign, (LANES - k) * sign))
+    lo, hi = max(lo, -(2**63)), min(hi, 2**63 - 1)
+    x = torch.clamp(u, lo, hi)
+    return torch.clamp(x * sign + k, 0, LANES)
+
+
 _CMP = {
     0: torch.eq,
     1: torch.ne,
@@ -272,6 +284,10 @@ class IntervalSemantics(InterpreterFunctions):
         t = _int(args[1])
         kept = value > t if op.is_gt else value <= t
         return (inside & kept,)
+
+    @impl(interval.BoundOp)
+    def run_bound(self, interpreter, op: interval.BoundOp, args):
+        return (bound_value(op, _int(args[0])),)
 
     @impl(interval.FullOp)
     def run_full(self, interpreter, op, args):

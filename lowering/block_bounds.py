@@ -24,6 +24,7 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import IntegerType
 
 from maskopt.dialects import interval, mask
+from maskopt.dialects.semantics import bound_value
 
 __all__ = ["classify"]
 
@@ -122,6 +123,10 @@ class _Bounds:
             return (torch.where(same, lo - qlo * d, 0), torch.where(same, hi - qhi * d, d - 1))
         if isinstance(op, arith.ExtSIOp):
             return a[0]
+        if isinstance(op, interval.BoundOp):
+            # clip(sign * u + k, 0, 32) is monotone in u
+            ends = bound_value(op, a[0][0]), bound_value(op, a[0][1])
+            return ends if op.sign_value > 0 else ends[::-1]
         if isinstance(op, arith.SelectOp):
             (may_t, may_f), x, y = a
             lo = torch.where(~may_f, x[0], torch.where(~may_t, y[0], torch.minimum(x[0], y[0])))

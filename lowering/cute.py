@@ -1527,11 +1527,25 @@ def _functions(module: ModuleOp) -> list[mask.FuncOp]:
     return [op for op in module.walk() if isinstance(op, mask.FuncOp)]
 
 
+def _bounds_lowered(func: mask.FuncOp) -> mask.FuncOp:
+    """`func`, or a copy of it with its `interval.bound`s lowered (a pipeline
+    that ends before `lower-interval-bounds`): the printer reads their arith."""
+    if not any(isinstance(op, interval.BoundOp) for op in func.body.block.ops):
+        return func
+    from maskopt.lowering.interval_bounds import lower_function
+
+    copy = ModuleOp([func.clone()])
+    lowered = copy.ops.first
+    assert isinstance(lowered, mask.FuncOp)
+    lower_function(lowered)
+    return lowered
+
+
 def print_cute_module(module: ModuleOp, output: IO[str]) -> None:
     """Print every mask.func of `module` as one CuTe DSL Python module."""
     import io
 
-    funcs = _functions(module)
+    funcs = [_bounds_lowered(f) for f in _functions(module)]
     if not funcs:
         raise CuteEmitError("the module has no mask.func to print")
     body = io.StringIO()
@@ -1574,6 +1588,7 @@ def keep_mask_exprs(func: mask.FuncOp) -> list[str]:
         raise CuteEmitError(f"mask.func @{func.sym_name.data} is not packed")
     import io
 
+    func = _bounds_lowered(func)
     printer = _FunctionPrinter(func, CutePrintContext(io.StringIO()), inline=True)
     v = func.yield_op.value
     if const_evaluate_operand(v) is not None:

@@ -26,7 +26,7 @@ from xdsl.dialects.builtin import IntegerType, ModuleOp
 from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
 
 from maskopt.dialects import interval, mask
-from maskopt.dialects.semantics import MaskSemantics, wrap
+from maskopt.dialects.semantics import MaskSemantics, bound_value, wrap
 
 __all__ = ["GridUnsupported", "IndexWrap", "GridWords"]
 
@@ -228,6 +228,10 @@ class GridSemantics(InterpreterFunctions):
         kept = value > t.unsqueeze(-1) if op.is_gt else value <= t.unsqueeze(-1)
         bits = torch.bitwise_left_shift(torch.ones((), dtype=torch.int64, device=self.device), lanes)
         return (((inside & kept).to(torch.int64) * bits).sum(-1),)
+
+    @impl(interval.BoundOp)
+    def run_bound(self, interpreter, op: interval.BoundOp, args):
+        return (bound_value(op, _int(args[0])),)
 
     @impl(interval.FullOp)
     def run_full(self, interpreter, op, args):

@@ -74,6 +74,11 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return SimplifyIntervalsPass
 
+    def get_lower_interval_bounds():
+        from maskopt.lowering.interval_bounds import LowerIntervalBoundsPass
+
+        return LowerIntervalBoundsPass
+
     def get_set_domain():
         from maskopt.passes.domain import SetDomainPass
 
@@ -92,5 +97,6 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "lane-affine": get_lane_affine,
         "fold-intervals": get_fold_intervals,
         "simplify-intervals": get_simplify_intervals,
+        "lower-interval-bounds": get_lower_interval_bounds,
         "pack-mask": get_pack_mask,
     } | _REGISTERED

@@ -26,7 +26,7 @@ from xdsl.dialects.builtin import IntegerType, TensorType, i1
 from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.transforms.canonicalization_patterns.utils import const_evaluate_operand
 
-from maskopt.dialects import mask
+from maskopt.dialects import interval, mask
 from maskopt.passes.remarks import Reason, expression
 
 INT32_MAX = 2**31 - 1
@@ -297,6 +297,13 @@ def _select(self: ValueRanges, op: Operation) -> Range | None:
     return self.of(op.lhs).union(self.of(op.rhs))
 
 
+def _bound(self: ValueRanges, op: Operation) -> Range | None:
+    """`interval.bound`: [0, 32] and the range of sign * u + k, clipped."""
+    assert isinstance(op, interval.BoundOp)
+    r = self.of(op.u).scale(op.sign_value) + Range.exact(op.k_value)
+    return Range(min(max(r.lo, 0), LANES), min(max(r.hi, 0), LANES))
+
+
 #: The range rule of each op class (`ValueRanges._exact`): the exact result's
 #: range from the operands' ranges. Classes are looked up by exact type, then
 #: through their bases (`_exact_rule`), as isinstance would.
@@ -318,6 +325,7 @@ _EXACT_RULES = {
     arith.ExtUIOp: _extui,
     arith.TruncIOp: lambda self, op: self.of(op.operands[0]),
     mask.LaneOp: lambda self, op: Range(0, LANES - 1),
+    interval.BoundOp: _bound,
 }
 _EXACT: dict[type, object] = dict(_EXACT_RULES)
 

@@ -2,7 +2,8 @@
 `pack-mask{max-intervals=8}`: the whole packing pipeline as one pass.
 
     canonicalize, cse, lane-affine, canonicalize, cse,
-    fold-intervals{max-intervals=N}, simplify-intervals, canonicalize, cse
+    fold-intervals{max-intervals=N}, simplify-intervals,
+    lower-interval-bounds, canonicalize, cse
 
 And `parse_pipeline_spec`, the parser of `-p` specs that `mask-opt` and
 `maskopt.Pipeline.parse` share: a malformed spec is a `PipelineSyntaxError`;
@@ -147,6 +148,7 @@ def _tokens(spec: str):
 
 def pack_mask_passes(max_intervals: int = 8) -> tuple[ModulePass, ...]:
     """The passes of `pack-mask`, in order."""
+    from maskopt.lowering.interval_bounds import LowerIntervalBoundsPass
     from maskopt.passes.fold_intervals import FoldIntervalsPass
     from maskopt.passes.lane_affine import LaneAffinePass
     from maskopt.passes.rewriting import (
@@ -163,6 +165,7 @@ def pack_mask_passes(max_intervals: int = 8) -> tuple[ModulePass, ...]:
         CommonSubexpressionElimination(),
         FoldIntervalsPass(max_intervals=max_intervals),
         SimplifyIntervalsPass(),
+        LowerIntervalBoundsPass(),
         CanonicalizePass(),
         CommonSubexpressionElimination(),
     )

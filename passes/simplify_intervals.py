@@ -8,9 +8,11 @@ of runs whose bounds are provably ordered:
   that provably touch or overlap (`[a, b) | [c, d)` with a <= c <= b <= d)
   are one range `[a, d)`.
 
-Bounds are compared as `base + k` for constants k, seen through `arith.addi`
-/ `arith.subi` of a constant that value-range analysis proves do not wrap;
-only their clipped values in [0, 32] matter, and clipping is monotone.
+Bounds are compared as `sign * base + k` for constants k: an
+`interval.bound %u * sign + k` by its attributes (u itself seen as below),
+other values through `arith.addi` / `arith.subi` of a constant that
+value-range analysis proves do not wrap; only their clipped values in
+[0, 32] matter, and clipping is monotone.
 """
 
 from __future__ import annotations
@@ -43,7 +45,18 @@ class _Bounds:
 
         self.ranges = ValueRanges(func) if func is not None else None
 
-    def offset(self, v: SSAValue) -> tuple[SSAValue | None, int]:
+    def offset(self, v: SSAValue) -> tuple[tuple[SSAValue, int] | None, int]:
+        """((base, sign), k) with v = sign * base + k before clipping
+        (None and the constant for a constant)."""
+        op = v.owner
+        if isinstance(op, interval.BoundOp):
+            base, j = self.offset(op.u)
+            if base is None:
+                return None, op.sign_value * j + op.k_value
+            return (base[0], base[1] * op.sign_value), op.sign_value * j + op.k_value
+        return self._offset(v)
+
+    def _offset(self, v: SSAValue) -> tuple[tuple[SSAValue, int] | None, int]:
         c = const_evaluate_operand(v)
         if c is not None:
             return None, c
@@ -55,9 +68,9 @@ class _Bounds:
         ):
             k = const_evaluate_operand(op.rhs)
             if k is not None:
-                base, j = self.offset(op.lhs)
+                base, j = self._offset(op.lhs)
                 return base, j + (k if isinstance(op, arith.AddiOp) else -k)
-        return v, 0
+        return (v, 1), 0
 
     def le(self, a: SSAValue, b: SSAValue) -> bool:
         """Whether clip(a) <= clip(b) at every point."""
@@ -66,7 +79,7 @@ class _Bounds:
         (ba, ka), (bb, kb) = self.offset(a), self.offset(b)
         if ba is None and ka <= 0 or bb is None and kb >= LANES:
             return True
-        return ba is bb and ka <= kb
+        return ba == bb and ka <= kb
 
 
 class _BoundsCache:

@@ -9,7 +9,8 @@ dialects, passes and targets.
     mask-opt in.mlir -p pack-mask --print-ir-after-all --time-passes
 
 Dialects: builtin, arith, mask, interval. Passes: canonicalize, cse, dce,
-lane-affine, fold-intervals, simplify-intervals, pack-mask. Targets: mlir,
+lane-affine, fold-intervals, simplify-intervals, lower-interval-bounds,
+pack-mask. Targets: mlir,
 cute. A `.py` input (`FILE.py:FUNCTION`, FUNCTION defaulting to `mask_mod`)
 is traced like inductor does and, without `-p`, packed with `pack-mask`.
 
@@ -104,6 +105,7 @@ passes (-p, comma-separated, options in braces):
   lane-affine                    window kv_idx = base + lane; lane-affine comparisons -> mask.lane_cmp
   fold-intervals{max-intervals=8}  fold the keep value into lane runs -> interval.keep_word
   simplify-intervals             constant and trivial interval sets
+  lower-interval-bounds          interval.bound -> the arith of its cheapest plan
   pack-mask{max-intervals=8}     all of the above, in order (the default for .py input)
 
 """

@@ -553,3 +553,26 @@ mask.func @periodic_constant window {
 // CHECK-NEXT:    %[[W:.*]] = interval.keep_word %[[SOME]] : i32
 // CHECK-NEXT:    mask.yield %[[W]] : i32
 // CHECK-NEXT:  }
+
+// A bound of a constant is a constant: clip(-1 * 40 + 50, 0, 32) = 10 and
+// clip(1 * 40 + 0, 0, 32) = 32; a range from 10 to 32 stays.
+mask.func @bound_constant window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %c40 = arith.constant 40 : i64
+  %lo = interval.bound %c40 * -1 + 50 side "lo" : i64
+  %hi = interval.bound %c40 * 1 + 0 side "hi" : i64
+  %keep = interval.bound %q * 1 + 0 side "hi" : i32
+  %r = interval.range %lo, %hi : i32
+  %s = interval.range %lo, %keep : i32
+  %u = interval.intersect %r, %s
+  %w = interval.keep_word %u : i32
+  mask.yield %w : i32
+}
+
+// CHECK-LABEL: mask.func @bound_constant window {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// CHECK-DAG:     %[[LO:.*]] = arith.constant 10 : i32
+// CHECK-DAG:     %[[HI:.*]] = arith.constant 32 : i32
+// CHECK-DAG:     %[[KEEP:.*]] = interval.bound %[[Q]] * 1 + 0 side "hi" : i32
+// CHECK:         %[[R:.*]] = interval.range %[[LO]], %[[HI]] : i32
+// CHECK-NEXT:    %[[S:.*]] = interval.range %[[LO]], %[[KEEP]] : i32

@@ -115,3 +115,25 @@
 %s = interval.periodic %p period 3 residues 8 : i32
 
 // CHECK: {{^}}interval.periodic residues 0x8 must be a mask of the 3 residues of period 3{{$}}
+
+// -----
+
+%u = arith.constant 0 : i32
+%b = interval.bound %u * 2 + 0 side "lo" : i32
+
+// CHECK: {{^}}interval.bound sign must be 1 or -1, got 2{{$}}
+
+// -----
+
+%u = arith.constant 0 : i32
+%b = "interval.bound"(%u) <{sign = 1 : i64, k = 0 : i64, side = "mid"}> : (i32) -> i32
+
+// CHECK: {{^}}Expected one of "both", "hi", "lo", but got "mid"{{$}}
+
+// -----
+
+%u = arith.constant 0 : i16
+%b = "interval.bound"(%u) <{sign = 1 : i64, k = 0 : i64, side = "lo"}> : (i16) -> i32
+
+// CHECK: {{^}}operand 'u' at position 0 does not verify:{{$}}
+// CHECK-NEXT: {{^}}Expected one of i32, i64, but got i16{{$}}

@@ -89,6 +89,36 @@ mask.func @periodic window {
 // GENERIC:         %[[EVEN:.*]] = "interval.periodic"(%{{.*}}) <{period = 2 : i64, residues = 1 : i64}> : (i32) -> !interval.set
 // GENERIC:         %[[THIRD:.*]] = "interval.periodic"(%{{.*}}) <{period = 3 : i64, residues = 6 : i64}> : (i64) -> !interval.set
 
+// Lane bounds clip(sign * u + k, 0, 32) of an i32 and an i64 u, on each side.
+mask.func @bounds window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %t : tensor<4xi64>):
+  %u = arith.subi %q, %kv : i32
+  %x = mask.load %t[%b] : tensor<4xi64>[i32] -> i64
+  %hi = interval.bound %u * 1 + 1 side "hi" : i32
+  %lo = interval.bound %x * -1 + 31 side "lo" : i64
+  %both = interval.bound %u * -1 + -5 side "both" : i32
+  %r = interval.range %lo, %hi : i32
+  %e = interval.range %both, %both : i32
+  %s = interval.union %r, %e
+  %w = interval.keep_word %s : i32
+  mask.yield %w : i32
+}
+
+// CHECK-LABEL: mask.func @bounds window {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32, %[[T:.*]]: tensor<4xi64>):
+// CHECK-NEXT:    %[[U:.*]] = arith.subi %[[Q]], %[[KV]] : i32
+// CHECK-NEXT:    %[[X:.*]] = mask.load %[[T]][%[[B]]] : tensor<4xi64>[i32] -> i64
+// CHECK-NEXT:    %[[HI:.*]] = interval.bound %[[U]] * 1 + 1 side "hi" : i32
+// CHECK-NEXT:    %[[LO:.*]] = interval.bound %[[X]] * -1 + 31 side "lo" : i64
+// CHECK-NEXT:    %[[BOTH:.*]] = interval.bound %[[U]] * -1 + -5 side "both" : i32
+// CHECK-NEXT:    %[[R:.*]] = interval.range %[[LO]], %[[HI]] : i32
+// CHECK-NEXT:    %[[E:.*]] = interval.range %[[BOTH]], %[[BOTH]] : i32
+
+// GENERIC-LABEL: "mask.func"() <{sym_name = "bounds", kv_window}> ({
+// GENERIC:         %{{.*}} = "interval.bound"(%{{.*}}) <{sign = 1 : i64, k = 1 : i64, side = "hi"}> : (i32) -> i32
+// GENERIC-NEXT:    %{{.*}} = "interval.bound"(%{{.*}}) <{sign = -1 : i64, k = 31 : i64, side = "lo"}> : (i64) -> i32
+// GENERIC-NEXT:    %{{.*}} = "interval.bound"(%{{.*}}) <{sign = -1 : i64, k = -5 : i64, side = "both"}> : (i32) -> i32
+
 // Interval ops are not tied to a mask.func.
 %lo = arith.constant 3 : i8
 %hi = arith.constant 9 : i8

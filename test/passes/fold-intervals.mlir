@@ -1,13 +1,17 @@
-// RUN: mask-opt %s -p fold-intervals | filecheck %s
+// RUN: mask-opt %s -p fold-intervals | filecheck %s --check-prefix=FOLD
+// RUN: mask-opt %s -p fold-intervals,lower-interval-bounds | filecheck %s
 // RUN: mask-opt %s -p 'fold-intervals{max-intervals=1}' --no-remarks | filecheck %s --check-prefix=LIMIT
 
 // fold-intervals on hand-written lane-affine input: the i1 keep value of a
 // windowed function becomes a union of lane runs and the function yields
-// its keep word. A bound that could overflow i32 is clamped, on the sides
-// where it overflows only (or re-associated from its linear form with an
-// atom clamped), which leaves the clipped bound unchanged; among such forms
-// the one needing the fewest clamps, counting the clamp the CuTe target adds
-// to a bound that may be negative, is chosen.
+// its keep word. Each lane bound is an `interval.bound %u * sign + k side S`,
+// clip(sign * u + k, 0, 32) (the FOLD prefix checks fold-intervals' output,
+// of the functions with a bound). `lower-interval-bounds` then computes it
+// (the CHECK prefix): a bound that could overflow i32 is clamped, on the
+// sides where it overflows only (or re-associated from its linear form with
+// an atom clamped), which leaves the clipped bound unchanged; among such
+// forms the one needing the fewest clamps, counting the clamp the CuTe
+// target adds to a bound that may be negative, is chosen.
 //
 // With coefficient +1, `L + u <pred> 0` keeps L <pred> -u; with -1,
 // `-L + u <pred> 0` keeps u <pred> L.
@@ -34,6 +38,16 @@ mask.func @slt_plus window {
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
+// FOLD-LABEL: mask.func @slt_plus window {
+// FOLD-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32, %[[S:.*]]: tensor<2xi32>):
+// FOLD-NEXT:    %[[U:.*]] = mask.load %[[S]][%[[B]]] : tensor<2xi32>[i32] -> i32
+// FOLD-NEXT:    %[[V0:.*]] = interval.bound %[[U]] * -1 + 0 side "hi" : i32
+// FOLD-NEXT:    %[[V1:.*]] = arith.constant 0 : i32
+// FOLD-NEXT:    %[[V2:.*]] = interval.range %[[V1]], %[[V0]] : i32
+// FOLD-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V2]] : i32
+// FOLD-NEXT:    mask.yield %[[KEEP]] : i32
+// FOLD-NEXT:  }
+
 // u < L: the run [u + 1, 32).
 mask.func @slt_minus window {
 ^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %s : tensor<2xi32>):
@@ -54,6 +68,16 @@ mask.func @slt_minus window {
 // CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V5]] : i32
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
+
+// FOLD-LABEL: mask.func @slt_minus window {
+// FOLD-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32, %[[S:.*]]: tensor<2xi32>):
+// FOLD-NEXT:    %[[U:.*]] = mask.load %[[S]][%[[B]]] : tensor<2xi32>[i32] -> i32
+// FOLD-NEXT:    %[[V0:.*]] = interval.bound %[[U]] * 1 + 1 side "lo" : i32
+// FOLD-NEXT:    %[[V1:.*]] = arith.constant 32 : i32
+// FOLD-NEXT:    %[[V2:.*]] = interval.range %[[V0]], %[[V1]] : i32
+// FOLD-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V2]] : i32
+// FOLD-NEXT:    mask.yield %[[KEEP]] : i32
+// FOLD-NEXT:  }
 
 // L <= -u: the run [0, 1 - u).
 mask.func @sle_plus window {
@@ -76,6 +100,16 @@ mask.func @sle_plus window {
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
+// FOLD-LABEL: mask.func @sle_plus window {
+// FOLD-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32, %[[S:.*]]: tensor<2xi32>):
+// FOLD-NEXT:    %[[U:.*]] = mask.load %[[S]][%[[B]]] : tensor<2xi32>[i32] -> i32
+// FOLD-NEXT:    %[[V0:.*]] = interval.bound %[[U]] * -1 + 1 side "hi" : i32
+// FOLD-NEXT:    %[[V1:.*]] = arith.constant 0 : i32
+// FOLD-NEXT:    %[[V2:.*]] = interval.range %[[V1]], %[[V0]] : i32
+// FOLD-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V2]] : i32
+// FOLD-NEXT:    mask.yield %[[KEEP]] : i32
+// FOLD-NEXT:  }
+
 // u <= L: the run [u, 32); u needs no clamp (range clips).
 mask.func @sle_minus window {
 ^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %s : tensor<2xi32>):
@@ -92,6 +126,16 @@ mask.func @sle_minus window {
 // CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V1]] : i32
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
+
+// FOLD-LABEL: mask.func @sle_minus window {
+// FOLD-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32, %[[S:.*]]: tensor<2xi32>):
+// FOLD-NEXT:    %[[U:.*]] = mask.load %[[S]][%[[B]]] : tensor<2xi32>[i32] -> i32
+// FOLD-NEXT:    %[[V0:.*]] = interval.bound %[[U]] * 1 + 0 side "lo" : i32
+// FOLD-NEXT:    %[[V1:.*]] = arith.constant 32 : i32
+// FOLD-NEXT:    %[[V2:.*]] = interval.range %[[V0]], %[[V1]] : i32
+// FOLD-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V2]] : i32
+// FOLD-NEXT:    mask.yield %[[KEEP]] : i32
+// FOLD-NEXT:  }
 
 // L > -u: the run [1 - u, 32).
 mask.func @sgt_plus window {
@@ -114,6 +158,16 @@ mask.func @sgt_plus window {
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
+// FOLD-LABEL: mask.func @sgt_plus window {
+// FOLD-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32, %[[S:.*]]: tensor<2xi32>):
+// FOLD-NEXT:    %[[U:.*]] = mask.load %[[S]][%[[B]]] : tensor<2xi32>[i32] -> i32
+// FOLD-NEXT:    %[[V0:.*]] = interval.bound %[[U]] * -1 + 1 side "lo" : i32
+// FOLD-NEXT:    %[[V1:.*]] = arith.constant 32 : i32
+// FOLD-NEXT:    %[[V2:.*]] = interval.range %[[V0]], %[[V1]] : i32
+// FOLD-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V2]] : i32
+// FOLD-NEXT:    mask.yield %[[KEEP]] : i32
+// FOLD-NEXT:  }
+
 // u > L: the run [0, u).
 mask.func @sgt_minus window {
 ^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %s : tensor<2xi32>):
@@ -130,6 +184,16 @@ mask.func @sgt_minus window {
 // CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V1]] : i32
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
+
+// FOLD-LABEL: mask.func @sgt_minus window {
+// FOLD-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32, %[[S:.*]]: tensor<2xi32>):
+// FOLD-NEXT:    %[[U:.*]] = mask.load %[[S]][%[[B]]] : tensor<2xi32>[i32] -> i32
+// FOLD-NEXT:    %[[V0:.*]] = interval.bound %[[U]] * 1 + 0 side "hi" : i32
+// FOLD-NEXT:    %[[V1:.*]] = arith.constant 0 : i32
+// FOLD-NEXT:    %[[V2:.*]] = interval.range %[[V1]], %[[V0]] : i32
+// FOLD-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V2]] : i32
+// FOLD-NEXT:    mask.yield %[[KEEP]] : i32
+// FOLD-NEXT:  }
 
 // L >= -u: the run [-u, 32).
 mask.func @sge_plus window {
@@ -152,6 +216,16 @@ mask.func @sge_plus window {
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
+// FOLD-LABEL: mask.func @sge_plus window {
+// FOLD-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32, %[[S:.*]]: tensor<2xi32>):
+// FOLD-NEXT:    %[[U:.*]] = mask.load %[[S]][%[[B]]] : tensor<2xi32>[i32] -> i32
+// FOLD-NEXT:    %[[V0:.*]] = interval.bound %[[U]] * -1 + 0 side "lo" : i32
+// FOLD-NEXT:    %[[V1:.*]] = arith.constant 32 : i32
+// FOLD-NEXT:    %[[V2:.*]] = interval.range %[[V0]], %[[V1]] : i32
+// FOLD-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V2]] : i32
+// FOLD-NEXT:    mask.yield %[[KEEP]] : i32
+// FOLD-NEXT:  }
+
 // u >= L: the run [0, u + 1).
 mask.func @sge_minus window {
 ^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %s : tensor<2xi32>):
@@ -172,6 +246,16 @@ mask.func @sge_minus window {
 // CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V5]] : i32
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
+
+// FOLD-LABEL: mask.func @sge_minus window {
+// FOLD-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32, %[[S:.*]]: tensor<2xi32>):
+// FOLD-NEXT:    %[[U:.*]] = mask.load %[[S]][%[[B]]] : tensor<2xi32>[i32] -> i32
+// FOLD-NEXT:    %[[V0:.*]] = interval.bound %[[U]] * 1 + 1 side "hi" : i32
+// FOLD-NEXT:    %[[V1:.*]] = arith.constant 0 : i32
+// FOLD-NEXT:    %[[V2:.*]] = interval.range %[[V1]], %[[V0]] : i32
+// FOLD-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V2]] : i32
+// FOLD-NEXT:    mask.yield %[[KEEP]] : i32
+// FOLD-NEXT:  }
 
 // L == -u: the run [-u, 1 - u).
 mask.func @eq_plus window {
@@ -197,6 +281,16 @@ mask.func @eq_plus window {
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
+// FOLD-LABEL: mask.func @eq_plus window {
+// FOLD-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32, %[[S:.*]]: tensor<2xi32>):
+// FOLD-NEXT:    %[[U:.*]] = mask.load %[[S]][%[[B]]] : tensor<2xi32>[i32] -> i32
+// FOLD-NEXT:    %[[V0:.*]] = interval.bound %[[U]] * -1 + 0 side "lo" : i32
+// FOLD-NEXT:    %[[V1:.*]] = interval.bound %[[U]] * -1 + 1 side "hi" : i32
+// FOLD-NEXT:    %[[V2:.*]] = interval.range %[[V0]], %[[V1]] : i32
+// FOLD-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V2]] : i32
+// FOLD-NEXT:    mask.yield %[[KEEP]] : i32
+// FOLD-NEXT:  }
+
 // L == u: the run [u, u + 1).
 mask.func @eq_minus window {
 ^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %s : tensor<2xi32>):
@@ -216,6 +310,16 @@ mask.func @eq_minus window {
 // CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V4]] : i32
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
+
+// FOLD-LABEL: mask.func @eq_minus window {
+// FOLD-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32, %[[S:.*]]: tensor<2xi32>):
+// FOLD-NEXT:    %[[U:.*]] = mask.load %[[S]][%[[B]]] : tensor<2xi32>[i32] -> i32
+// FOLD-NEXT:    %[[V0:.*]] = interval.bound %[[U]] * 1 + 0 side "lo" : i32
+// FOLD-NEXT:    %[[V1:.*]] = interval.bound %[[U]] * 1 + 1 side "hi" : i32
+// FOLD-NEXT:    %[[V2:.*]] = interval.range %[[V0]], %[[V1]] : i32
+// FOLD-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V2]] : i32
+// FOLD-NEXT:    mask.yield %[[KEEP]] : i32
+// FOLD-NEXT:  }
 
 // L != -u: two runs, [0, -u) and [1 - u, 32).
 mask.func @ne_plus window {
@@ -244,6 +348,20 @@ mask.func @ne_plus window {
 // CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V12]] : i32
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
+
+// FOLD-LABEL: mask.func @ne_plus window {
+// FOLD-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32, %[[S:.*]]: tensor<2xi32>):
+// FOLD-NEXT:    %[[U:.*]] = mask.load %[[S]][%[[B]]] : tensor<2xi32>[i32] -> i32
+// FOLD-NEXT:    %[[V0:.*]] = interval.bound %[[U]] * -1 + 0 side "hi" : i32
+// FOLD-NEXT:    %[[V1:.*]] = interval.bound %[[U]] * -1 + 1 side "lo" : i32
+// FOLD-NEXT:    %[[V2:.*]] = arith.constant 0 : i32
+// FOLD-NEXT:    %[[V3:.*]] = interval.range %[[V2]], %[[V0]] : i32
+// FOLD-NEXT:    %[[V4:.*]] = arith.constant 32 : i32
+// FOLD-NEXT:    %[[V5:.*]] = interval.range %[[V1]], %[[V4]] : i32
+// FOLD-NEXT:    %[[V6:.*]] = interval.union %[[V3]], %[[V5]]
+// FOLD-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V6]] : i32
+// FOLD-NEXT:    mask.yield %[[KEEP]] : i32
+// FOLD-NEXT:  }
 
 // Two runs exceed max-intervals=1.
 // LIMIT-LABEL: mask.func @ne_plus window unpacked "2 ranges exceed max-intervals=1 at `lane + s[b] != 0`; raise max-intervals (pack-mask{max-intervals=N}, compile_mask(..., max_intervals=N)): max-intervals=2 packs it (checked)" {
@@ -277,6 +395,20 @@ mask.func @ne_minus window {
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
+// FOLD-LABEL: mask.func @ne_minus window {
+// FOLD-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32, %[[S:.*]]: tensor<2xi32>):
+// FOLD-NEXT:    %[[U:.*]] = mask.load %[[S]][%[[B]]] : tensor<2xi32>[i32] -> i32
+// FOLD-NEXT:    %[[V0:.*]] = interval.bound %[[U]] * 1 + 0 side "hi" : i32
+// FOLD-NEXT:    %[[V1:.*]] = interval.bound %[[U]] * 1 + 1 side "lo" : i32
+// FOLD-NEXT:    %[[V2:.*]] = arith.constant 0 : i32
+// FOLD-NEXT:    %[[V3:.*]] = interval.range %[[V2]], %[[V0]] : i32
+// FOLD-NEXT:    %[[V4:.*]] = arith.constant 32 : i32
+// FOLD-NEXT:    %[[V5:.*]] = interval.range %[[V1]], %[[V4]] : i32
+// FOLD-NEXT:    %[[V6:.*]] = interval.union %[[V3]], %[[V5]]
+// FOLD-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V6]] : i32
+// FOLD-NEXT:    mask.yield %[[KEEP]] : i32
+// FOLD-NEXT:  }
+
 // Causal with an offset-free and a sliding-window bound: an intersection is
 // one run [max(los), min(his)). The offset -256 is folded into the clamp.
 mask.func @and window {
@@ -305,6 +437,16 @@ mask.func @and window {
 // CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V10]] : i32
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
+
+// FOLD-LABEL: mask.func @and window {
+// FOLD-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// FOLD-NEXT:    %[[D:.*]] = arith.subi %[[Q]], %[[KV]] : i32
+// FOLD-NEXT:    %[[V0:.*]] = interval.bound %[[D]] * 1 + 1 side "hi" : i32
+// FOLD-NEXT:    %[[V1:.*]] = interval.bound %[[D]] * 1 + -256 side "lo" : i32
+// FOLD-NEXT:    %[[V2:.*]] = interval.range %[[V1]], %[[V0]] : i32
+// FOLD-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V2]] : i32
+// FOLD-NEXT:    mask.yield %[[KEEP]] : i32
+// FOLD-NEXT:  }
 
 // LIMIT-LABEL: mask.func @and window {
 // LIMIT:         %[[SET:.*]] = interval.range %{{.*}}, %{{.*}} : i32
@@ -339,6 +481,18 @@ mask.func @and_two_his window {
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
+// FOLD-LABEL: mask.func @and_two_his window {
+// FOLD-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// FOLD-NEXT:    %[[D:.*]] = arith.subi %[[Q]], %[[KV]] : i32
+// FOLD-NEXT:    %[[V0:.*]] = interval.bound %[[D]] * 1 + 1 side "hi" : i32
+// FOLD-NEXT:    %[[V1:.*]] = interval.bound %[[KV]] * -1 + 128 side "hi" : i32
+// FOLD-NEXT:    %[[V2:.*]] = arith.constant 0 : i32
+// FOLD-NEXT:    %[[V3:.*]] = arith.minsi %[[V0]], %[[V1]] : i32
+// FOLD-NEXT:    %[[V4:.*]] = interval.range %[[V2]], %[[V3]] : i32
+// FOLD-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V4]] : i32
+// FOLD-NEXT:    mask.yield %[[KEEP]] : i32
+// FOLD-NEXT:  }
+
 // Prefix LM: a union of two runs that both start at lane 0, so one run up to
 // the larger end (even under max-intervals=1).
 mask.func @or window {
@@ -368,6 +522,18 @@ mask.func @or window {
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
+// FOLD-LABEL: mask.func @or window {
+// FOLD-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// FOLD-NEXT:    %[[D:.*]] = arith.subi %[[Q]], %[[KV]] : i32
+// FOLD-NEXT:    %[[V0:.*]] = interval.bound %[[KV]] * -1 + 128 side "hi" : i32
+// FOLD-NEXT:    %[[V1:.*]] = interval.bound %[[D]] * 1 + 1 side "hi" : i32
+// FOLD-NEXT:    %[[V2:.*]] = arith.maxsi %[[V0]], %[[V1]] : i32
+// FOLD-NEXT:    %[[V3:.*]] = arith.constant 0 : i32
+// FOLD-NEXT:    %[[V4:.*]] = interval.range %[[V3]], %[[V2]] : i32
+// FOLD-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V4]] : i32
+// FOLD-NEXT:    mask.yield %[[KEEP]] : i32
+// FOLD-NEXT:  }
+
 // LIMIT-LABEL: mask.func @or window {
 // LIMIT:         %[[SET:.*]] = interval.range %{{.*}}, %{{.*}} : i32
 // LIMIT-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[SET]] : i32
@@ -396,6 +562,16 @@ mask.func @not window {
 // CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V7]] : i32
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
+
+// FOLD-LABEL: mask.func @not window {
+// FOLD-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// FOLD-NEXT:    %[[D:.*]] = arith.subi %[[Q]], %[[KV]] : i32
+// FOLD-NEXT:    %[[V0:.*]] = interval.bound %[[D]] * 1 + 1 side "hi" : i32
+// FOLD-NEXT:    %[[V1:.*]] = arith.constant 32 : i32
+// FOLD-NEXT:    %[[V2:.*]] = interval.range %[[V0]], %[[V1]] : i32
+// FOLD-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V2]] : i32
+// FOLD-NEXT:    mask.yield %[[KEEP]] : i32
+// FOLD-NEXT:  }
 
 // LIMIT-LABEL: mask.func @not window {
 
@@ -433,6 +609,20 @@ mask.func @not_and window {
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
+// FOLD-LABEL: mask.func @not_and window {
+// FOLD-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// FOLD-NEXT:    %[[D:.*]] = arith.subi %[[Q]], %[[KV]] : i32
+// FOLD-NEXT:    %[[V0:.*]] = interval.bound %[[D]] * 1 + 1 side "hi" : i32
+// FOLD-NEXT:    %[[V1:.*]] = interval.bound %[[D]] * 1 + -256 side "lo" : i32
+// FOLD-NEXT:    %[[V2:.*]] = arith.constant 0 : i32
+// FOLD-NEXT:    %[[V3:.*]] = interval.range %[[V2]], %[[V1]] : i32
+// FOLD-NEXT:    %[[V4:.*]] = arith.constant 32 : i32
+// FOLD-NEXT:    %[[V5:.*]] = interval.range %[[V0]], %[[V4]] : i32
+// FOLD-NEXT:    %[[V6:.*]] = interval.union %[[V3]], %[[V5]]
+// FOLD-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V6]] : i32
+// FOLD-NEXT:    mask.yield %[[KEEP]] : i32
+// FOLD-NEXT:  }
+
 // LIMIT-LABEL: mask.func @not_and window unpacked "2 ranges exceed max-intervals=1 at `~((-lane + (q - kv) >= 0) & (-lane + (q - kv) - 256 <= 0))`; raise max-intervals (pack-mask{max-intervals=N}, compile_mask(..., max_intervals=N)): max-intervals=2 packs it (checked)" {
 
 // A xor B of two lane-dependent values: (A and not B) or (not A and B).
@@ -462,6 +652,18 @@ mask.func @xor window {
 // CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V10]] : i32
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
+
+// FOLD-LABEL: mask.func @xor window {
+// FOLD-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// FOLD-NEXT:    %[[D:.*]] = arith.subi %[[Q]], %[[KV]] : i32
+// FOLD-NEXT:    %[[V0:.*]] = interval.bound %[[D]] * 1 + 1 side "hi" : i32
+// FOLD-NEXT:    %[[V1:.*]] = interval.bound %[[KV]] * -1 + 128 side "hi" : i32
+// FOLD-NEXT:    %[[V2:.*]] = interval.range %[[V1]], %[[V0]] : i32
+// FOLD-NEXT:    %[[V3:.*]] = interval.range %[[V0]], %[[V1]] : i32
+// FOLD-NEXT:    %[[V4:.*]] = interval.union %[[V2]], %[[V3]]
+// FOLD-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V4]] : i32
+// FOLD-NEXT:    mask.yield %[[KEEP]] : i32
+// FOLD-NEXT:  }
 
 // LIMIT-LABEL: mask.func @xor window unpacked "2 ranges exceed max-intervals=1 at `(-lane + (q - kv) >= 0) ^ (lane + kv - 128 < 0)`; raise max-intervals (pack-mask{max-intervals=N}, compile_mask(..., max_intervals=N)): max-intervals=2 packs it (checked)" {
 
@@ -503,6 +705,27 @@ mask.func @select window {
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
+// FOLD-LABEL: mask.func @select window {
+// FOLD-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// FOLD-NEXT:    %[[D:.*]] = arith.subi %[[Q]], %[[KV]] : i32
+// FOLD-NEXT:    %[[C:.*]] = arith.cmpi eq, %[[B]], %[[H]] : i32
+// FOLD-NEXT:    %[[V0:.*]] = interval.bound %[[D]] * 1 + 1 side "hi" : i32
+// FOLD-NEXT:    %[[V1:.*]] = interval.bound %[[KV]] * -1 + 128 side "hi" : i32
+// FOLD-NEXT:    %[[V2:.*]] = arith.constant 0 : i32
+// FOLD-NEXT:    %[[V3:.*]] = interval.range %[[V2]], %[[V0]] : i32
+// FOLD-NEXT:    %[[V4:.*]] = interval.empty
+// FOLD-NEXT:    %[[V5:.*]] = interval.select %[[C]], %[[V3]], %[[V4]]
+// FOLD-NEXT:    %[[V6:.*]] = arith.constant 0 : i32
+// FOLD-NEXT:    %[[V7:.*]] = interval.range %[[V6]], %[[V1]] : i32
+// FOLD-NEXT:    %[[V8:.*]] = interval.empty
+// FOLD-NEXT:    %[[V9:.*]] = arith.constant true
+// FOLD-NEXT:    %[[V10:.*]] = arith.xori %[[C]], %[[V9]] : i1
+// FOLD-NEXT:    %[[V11:.*]] = interval.select %[[V10]], %[[V7]], %[[V8]]
+// FOLD-NEXT:    %[[V12:.*]] = interval.union %[[V5]], %[[V11]]
+// FOLD-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V12]] : i32
+// FOLD-NEXT:    mask.yield %[[KEEP]] : i32
+// FOLD-NEXT:  }
+
 // LIMIT-LABEL: mask.func @select window unpacked "2 ranges exceed max-intervals=1 at `torch.where(b == h, -lane + (q - kv) >= 0, lane + kv - 128 < 0)`; raise max-intervals (pack-mask{max-intervals=N}, compile_mask(..., max_intervals=N)): max-intervals=2 packs it (checked)" {
 
 // An i1 select on a lane-dependent condition c is (c & a) | (~c & b): here
@@ -539,6 +762,21 @@ mask.func @select_lane_condition window {
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
+// FOLD-LABEL: mask.func @select_lane_condition window {
+// FOLD-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// FOLD-NEXT:    %[[D:.*]] = arith.subi %[[Q]], %[[KV]] : i32
+// FOLD-NEXT:    %[[V0:.*]] = interval.bound %[[KV]] * -1 + 64 side "hi" : i32
+// FOLD-NEXT:    %[[V1:.*]] = interval.bound %[[D]] * 1 + 1 side "hi" : i32
+// FOLD-NEXT:    %[[V2:.*]] = interval.bound %[[KV]] * -1 + 128 side "hi" : i32
+// FOLD-NEXT:    %[[V3:.*]] = arith.constant 0 : i32
+// FOLD-NEXT:    %[[V4:.*]] = arith.minsi %[[V0]], %[[V1]] : i32
+// FOLD-NEXT:    %[[V5:.*]] = interval.range %[[V3]], %[[V4]] : i32
+// FOLD-NEXT:    %[[V6:.*]] = interval.range %[[V0]], %[[V2]] : i32
+// FOLD-NEXT:    %[[V7:.*]] = interval.union %[[V5]], %[[V6]]
+// FOLD-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V7]] : i32
+// FOLD-NEXT:    mask.yield %[[KEEP]] : i32
+// FOLD-NEXT:  }
+
 // LIMIT-LABEL: mask.func @select_lane_condition window unpacked "2 ranges exceed max-intervals=1 at `torch.where(lane + kv - 64 < 0, -lane + (q - kv) >= 0, lane + kv - 128 < 0)`; raise max-intervals (pack-mask{max-intervals=N}, compile_mask(..., max_intervals=N)): max-intervals=2 packs it (checked)" {
 
 // A lane-uniform condition keeps all lanes of a run or none: interval.select.
@@ -568,6 +806,19 @@ mask.func @uniform_and window {
 // CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V9]] : i32
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
+
+// FOLD-LABEL: mask.func @uniform_and window {
+// FOLD-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// FOLD-NEXT:    %[[C:.*]] = arith.cmpi eq, %[[B]], %[[H]] : i32
+// FOLD-NEXT:    %[[D:.*]] = arith.subi %[[Q]], %[[KV]] : i32
+// FOLD-NEXT:    %[[V0:.*]] = interval.bound %[[D]] * 1 + 1 side "hi" : i32
+// FOLD-NEXT:    %[[V1:.*]] = arith.constant 0 : i32
+// FOLD-NEXT:    %[[V2:.*]] = interval.range %[[V1]], %[[V0]] : i32
+// FOLD-NEXT:    %[[V3:.*]] = interval.empty
+// FOLD-NEXT:    %[[V4:.*]] = interval.select %[[C]], %[[V2]], %[[V3]]
+// FOLD-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V4]] : i32
+// FOLD-NEXT:    mask.yield %[[KEEP]] : i32
+// FOLD-NEXT:  }
 
 // LIMIT-LABEL: mask.func @uniform_and window {
 // LIMIT:         interval.select
@@ -623,6 +874,23 @@ mask.func @uniform_negated window {
 // CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V13]] : i32
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
+
+// FOLD-LABEL: mask.func @uniform_negated window {
+// FOLD-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// FOLD-NEXT:    %[[C:.*]] = arith.cmpi eq, %[[B]], %[[H]] : i32
+// FOLD-NEXT:    %[[D:.*]] = arith.subi %[[Q]], %[[KV]] : i32
+// FOLD-NEXT:    %[[V0:.*]] = interval.bound %[[D]] * 1 + 1 side "hi" : i32
+// FOLD-NEXT:    %[[V1:.*]] = arith.constant 32 : i32
+// FOLD-NEXT:    %[[V2:.*]] = interval.range %[[V0]], %[[V1]] : i32
+// FOLD-NEXT:    %[[V3:.*]] = interval.full
+// FOLD-NEXT:    %[[V4:.*]] = interval.empty
+// FOLD-NEXT:    %[[V5:.*]] = arith.constant true
+// FOLD-NEXT:    %[[V6:.*]] = arith.xori %[[C]], %[[V5]] : i1
+// FOLD-NEXT:    %[[V7:.*]] = interval.select %[[V6]], %[[V3]], %[[V4]]
+// FOLD-NEXT:    %[[V8:.*]] = interval.union %[[V2]], %[[V7]]
+// FOLD-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V8]] : i32
+// FOLD-NEXT:    mask.yield %[[KEEP]] : i32
+// FOLD-NEXT:  }
 
 // LIMIT-LABEL: mask.func @uniform_negated window unpacked "2 ranges exceed max-intervals=1 at `~((b == h) & (-lane + (q - kv) >= 0))`; raise max-intervals (pack-mask{max-intervals=N}, compile_mask(..., max_intervals=N)): max-intervals=2 packs it (checked)" {
 
@@ -706,6 +974,19 @@ mask.func @i64_bound window {
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
+// FOLD-LABEL: mask.func @i64_bound window {
+// FOLD-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32, %[[STARTS:.*]]: tensor<4xi32>):
+// FOLD-NEXT:    %[[START:.*]] = mask.load %[[STARTS]][%[[B]]] : tensor<4xi32>[i32] -> i32
+// FOLD-NEXT:    %[[K64:.*]] = arith.extsi %[[KV]] : i32 to i64
+// FOLD-NEXT:    %[[S64:.*]] = arith.extsi %[[START]] : i32 to i64
+// FOLD-NEXT:    %[[U:.*]] = arith.subi %[[K64]], %[[S64]] : i64
+// FOLD-NEXT:    %[[V0:.*]] = interval.bound %[[U]] * -1 + 0 side "lo" : i64
+// FOLD-NEXT:    %[[V1:.*]] = arith.constant 32 : i32
+// FOLD-NEXT:    %[[V2:.*]] = interval.range %[[V0]], %[[V1]] : i32
+// FOLD-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V2]] : i32
+// FOLD-NEXT:    mask.yield %[[KEEP]] : i32
+// FOLD-NEXT:  }
+
 // L <= s - kv for an aux scalar s: s - kv needs s clamped from below, and
 // + 1 overflows at the top, so the sum is clamped at 31 before adding 1.
 mask.func @sum_clamp window {
@@ -732,6 +1013,18 @@ mask.func @sum_clamp window {
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
+// FOLD-LABEL: mask.func @sum_clamp window {
+// FOLD-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32, %[[S:.*]]: i32):
+// FOLD-NEXT:    %[[S64:.*]] = arith.extsi %[[S]] : i32 to i64
+// FOLD-NEXT:    %[[K64:.*]] = arith.extsi %[[KV]] : i32 to i64
+// FOLD-NEXT:    %[[U:.*]] = arith.subi %[[S64]], %[[K64]] : i64
+// FOLD-NEXT:    %[[V0:.*]] = interval.bound %[[U]] * 1 + 1 side "hi" : i64
+// FOLD-NEXT:    %[[V1:.*]] = arith.constant 0 : i32
+// FOLD-NEXT:    %[[V2:.*]] = interval.range %[[V1]], %[[V0]] : i32
+// FOLD-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V2]] : i32
+// FOLD-NEXT:    mask.yield %[[KEEP]] : i32
+// FOLD-NEXT:  }
+
 // Overflow legalization: q + s may wrap in i32 (as in torch); it is computed
 // in i64 and truncated, which wraps the same way without overflowing.
 mask.func @wrapping_add window {
@@ -756,6 +1049,19 @@ mask.func @wrapping_add window {
 // CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V8]] : i32
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
+
+// FOLD-LABEL: mask.func @wrapping_add window {
+// FOLD-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32, %[[S:.*]]: i32):
+// FOLD-NEXT:    %[[V0:.*]] = arith.extsi %[[Q]] : i32 to i64
+// FOLD-NEXT:    %[[V1:.*]] = arith.extsi %[[S]] : i32 to i64
+// FOLD-NEXT:    %[[V2:.*]] = arith.addi %[[V0]], %[[V1]] : i64
+// FOLD-NEXT:    %[[W:.*]] = arith.trunci %[[V2]] : i64 to i32
+// FOLD-NEXT:    %[[V3:.*]] = interval.bound %[[W]] * -1 + 1 side "hi" : i32
+// FOLD-NEXT:    %[[V4:.*]] = arith.constant 0 : i32
+// FOLD-NEXT:    %[[V5:.*]] = interval.range %[[V4]], %[[V3]] : i32
+// FOLD-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V5]] : i32
+// FOLD-NEXT:    mask.yield %[[KEEP]] : i32
+// FOLD-NEXT:  }
 
 // A wrapping chain is one i64 chain truncated once: each link reuses the
 // i64 value of the link before it (`+ - *` commute with reduction mod 2^32),
@@ -786,6 +1092,25 @@ mask.func @wrapping_chain window {
 // CHECK-NEXT:    %[[Z:.*]] = arith.trunci %[[Z64]] : i64 to i32
 // CHECK-NEXT:    %[[C:.*]] = arith.constant -31 : i32
 // CHECK-NEXT:    %[[M:.*]] = arith.maxsi %[[Z]], %[[C]] : i32
+
+// FOLD-LABEL: mask.func @wrapping_chain window {
+// FOLD-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32, %[[S:.*]]: i32):
+// FOLD-NEXT:    %[[V0:.*]] = arith.extsi %[[Q]] : i32 to i64
+// FOLD-NEXT:    %[[V1:.*]] = arith.extsi %[[S]] : i32 to i64
+// FOLD-NEXT:    %[[V2:.*]] = arith.addi %[[V0]], %[[V1]] : i64
+// FOLD-NEXT:    %[[V3:.*]] = arith.extsi %[[H]] : i32 to i64
+// FOLD-NEXT:    %[[V4:.*]] = arith.subi %[[V2]], %[[V3]] : i64
+// FOLD-NEXT:    %[[V5:.*]] = arith.muli %[[V4]], %[[V1]] : i64
+// FOLD-NEXT:    %[[Y:.*]] = arith.trunci %[[V5]] : i64 to i32
+// FOLD-NEXT:    %[[V6:.*]] = arith.extsi %[[Y]] : i32 to i64
+// FOLD-NEXT:    %[[V7:.*]] = arith.muli %[[V6]], %[[V1]] : i64
+// FOLD-NEXT:    %[[Z:.*]] = arith.trunci %[[V7]] : i64 to i32
+// FOLD-NEXT:    %[[V8:.*]] = interval.bound %[[Z]] * -1 + 1 side "hi" : i32
+// FOLD-NEXT:    %[[V9:.*]] = arith.constant 0 : i32
+// FOLD-NEXT:    %[[V10:.*]] = interval.range %[[V9]], %[[V8]] : i32
+// FOLD-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V10]] : i32
+// FOLD-NEXT:    mask.yield %[[KEEP]] : i32
+// FOLD-NEXT:  }
 
 // Rejected: a lane coefficient other than +-1.
 mask.func @coeff_two window {
@@ -837,6 +1162,16 @@ mask.func @divisor_may_be_zero window {
 // CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[R]] : i32
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
+
+// FOLD-LABEL: mask.func @divisor_may_be_zero window {
+// FOLD-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// FOLD-NEXT:    %[[X:.*]] = arith.floordivsi %[[Q]], %[[B]] : i32
+// FOLD-NEXT:    %[[V0:.*]] = interval.bound %[[X]] * -1 + 40 side "hi" : i32
+// FOLD-NEXT:    %[[V1:.*]] = arith.constant 0 : i32
+// FOLD-NEXT:    %[[V2:.*]] = interval.range %[[V1]], %[[V0]] : i32
+// FOLD-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V2]] : i32
+// FOLD-NEXT:    mask.yield %[[KEEP]] : i32
+// FOLD-NEXT:  }
 
 // Rejected: not windowed.
 mask.func @not_windowed {
@@ -921,6 +1256,16 @@ mask.func @nine_diagonals window {
 // CHECK-NEXT:  mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
+// FOLD-LABEL: mask.func @nine_diagonals window {
+// FOLD-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// FOLD-NEXT:    %[[D:.*]] = arith.subi %[[Q]], %[[KV]] : i32
+// FOLD-NEXT:    %[[V0:.*]] = interval.bound %[[D]] * 1 + 1 side "hi" : i32
+// FOLD-NEXT:    %[[V1:.*]] = interval.bound %[[D]] * 1 + -8 side "lo" : i32
+// FOLD-NEXT:    %[[V2:.*]] = interval.range %[[V1]], %[[V0]] : i32
+// FOLD-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V2]] : i32
+// FOLD-NEXT:    mask.yield %[[KEEP]] : i32
+// FOLD-NEXT:  }
+
 // LIMIT-LABEL: mask.func @nine_diagonals window {
 // LIMIT:         %[[SET:.*]] = interval.range %{{.*}}, %{{.*}} : i32
 // LIMIT-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[SET]] : i32
@@ -952,6 +1297,15 @@ mask.func @empty_and_subset window {
 // CHECK-NEXT:   mask.yield %[[KEEP]] : i32
 // CHECK-NEXT: }
 
+// FOLD-LABEL: mask.func @empty_and_subset window {
+// FOLD-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// FOLD-NEXT:    %[[V0:.*]] = interval.bound %[[Q]] * -1 + 2 side "lo" : i32
+// FOLD-NEXT:    %[[V1:.*]] = interval.bound %[[Q]] * -1 + 4 side "hi" : i32
+// FOLD-NEXT:    %[[V2:.*]] = interval.range %[[V0]], %[[V1]] : i32
+// FOLD-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V2]] : i32
+// FOLD-NEXT:    mask.yield %[[KEEP]] : i32
+// FOLD-NEXT:  }
+
 // (kv + L) mod 3 <= 1 is the periodic set of residues {0, 1}; its complement
 // keeps residue 2 (De Morgan through the periodic factor).
 mask.func @periodic_cmp window {
@@ -982,6 +1336,17 @@ mask.func @periodic_cmp window {
 // CHECK-NEXT:  %[[KEEP:.*]] = interval.keep_word %[[V7]] : i32
 // CHECK-NEXT:  mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
+
+// FOLD-LABEL: mask.func @periodic_cmp window {
+// FOLD-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// FOLD-NEXT:    %[[V0:.*]] = interval.bound %[[KV]] * -1 + 1 side "hi" : i32
+// FOLD-NEXT:    %[[V1:.*]] = arith.constant 32 : i32
+// FOLD-NEXT:    %[[V2:.*]] = interval.range %[[V0]], %[[V1]] : i32
+// FOLD-NEXT:    %[[V3:.*]] = interval.periodic %[[KV]] period 3 residues 4 : i32
+// FOLD-NEXT:    %[[V4:.*]] = interval.union %[[V2]], %[[V3]]
+// FOLD-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V4]] : i32
+// FOLD-NEXT:    mask.yield %[[KEEP]] : i32
+// FOLD-NEXT:  }
 
 // LIMIT-LABEL: mask.func @periodic_cmp window unpacked "2 ranges exceed max-intervals=1 at `~(((... % 3) <= 1) & (lane + kv <= 0))`; raise max-intervals (pack-mask{max-intervals=N}, compile_mask(..., max_intervals=N)): max-intervals=2 packs it (checked)" {
 
@@ -1054,6 +1419,26 @@ mask.func @bool_equality window {
 // CHECK-NEXT:   mask.yield %[[KEEP]] : i32
 // CHECK-NEXT: }
 
+// FOLD-LABEL: mask.func @bool_equality window {
+// FOLD-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// FOLD-NEXT:    %[[C256:.*]] = arith.constant 256 : i32
+// FOLD-NEXT:    %[[QN:.*]] = arith.cmpi slt, %[[Q]], %[[C256]] : i32
+// FOLD-NEXT:    %[[V0:.*]] = interval.bound %[[KV]] * -1 + 256 side "hi" : i32
+// FOLD-NEXT:    %[[V1:.*]] = arith.constant 0 : i32
+// FOLD-NEXT:    %[[V2:.*]] = interval.range %[[V1]], %[[V0]] : i32
+// FOLD-NEXT:    %[[V3:.*]] = interval.empty
+// FOLD-NEXT:    %[[V4:.*]] = interval.select %[[QN]], %[[V2]], %[[V3]]
+// FOLD-NEXT:    %[[V5:.*]] = arith.constant 32 : i32
+// FOLD-NEXT:    %[[V6:.*]] = interval.range %[[V0]], %[[V5]] : i32
+// FOLD-NEXT:    %[[V7:.*]] = interval.empty
+// FOLD-NEXT:    %[[V8:.*]] = arith.constant true
+// FOLD-NEXT:    %[[V9:.*]] = arith.xori %[[QN]], %[[V8]] : i1
+// FOLD-NEXT:    %[[V10:.*]] = interval.select %[[V9]], %[[V6]], %[[V7]]
+// FOLD-NEXT:    %[[V11:.*]] = interval.union %[[V4]], %[[V10]]
+// FOLD-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V11]] : i32
+// FOLD-NEXT:    mask.yield %[[KEEP]] : i32
+// FOLD-NEXT:  }
+
 // Runs with the same lanes under different lane-uniform conditions are one run
 // under the disjunction.
 mask.func @same_lanes_any_condition window {
@@ -1088,6 +1473,22 @@ mask.func @same_lanes_any_condition window {
 // CHECK-NEXT:  mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
+// FOLD-LABEL: mask.func @same_lanes_any_condition window {
+// FOLD-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
+// FOLD-NEXT:    %[[C0:.*]] = arith.constant 0 : i32
+// FOLD-NEXT:    %[[C1:.*]] = arith.constant 1 : i32
+// FOLD-NEXT:    %[[H0:.*]] = arith.cmpi eq, %[[H]], %[[C0]] : i32
+// FOLD-NEXT:    %[[H1:.*]] = arith.cmpi eq, %[[H]], %[[C1]] : i32
+// FOLD-NEXT:    %[[V0:.*]] = interval.bound %[[KV]] * -1 + 1 side "hi" : i32
+// FOLD-NEXT:    %[[V1:.*]] = arith.ori %[[H0]], %[[H1]] : i1
+// FOLD-NEXT:    %[[V2:.*]] = arith.constant 0 : i32
+// FOLD-NEXT:    %[[V3:.*]] = interval.range %[[V2]], %[[V0]] : i32
+// FOLD-NEXT:    %[[V4:.*]] = interval.empty
+// FOLD-NEXT:    %[[V5:.*]] = interval.select %[[V1]], %[[V3]], %[[V4]]
+// FOLD-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V5]] : i32
+// FOLD-NEXT:    mask.yield %[[KEEP]] : i32
+// FOLD-NEXT:  }
+
 // A wrap point's bound beyond i32: `L + d == 2^32` (d = h + kv - t[b] in
 // i64) keeps the run [2^32 - d, 2^32 + 1 - d). Each bound subtracts in i64
 // before it clamps to [0, 32] and truncates: clamped first, `32 -
@@ -1120,3 +1521,18 @@ mask.func @eq_wrap_point window {
 // CHECK-NEXT:    %[[R:.*]] = interval.range %[[LO]], %[[HI]] : i32
 // CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[R]] : i32
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
+
+// FOLD-LABEL: mask.func @eq_wrap_point window {
+// FOLD-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32, %[[T:.*]]: tensor<4xi32>):
+// FOLD-NEXT:    %[[X:.*]] = mask.load %[[T]][%[[B]]] : tensor<4xi32>[i32] -> i32
+// FOLD-NEXT:    %[[HW:.*]] = arith.extsi %[[H]] : i32 to i64
+// FOLD-NEXT:    %[[KW:.*]] = arith.extsi %[[KV]] : i32 to i64
+// FOLD-NEXT:    %[[S:.*]] = arith.addi %[[HW]], %[[KW]] : i64
+// FOLD-NEXT:    %[[XW:.*]] = arith.extsi %[[X]] : i32 to i64
+// FOLD-NEXT:    %[[D:.*]] = arith.subi %[[S]], %[[XW]] : i64
+// FOLD-NEXT:    %[[V0:.*]] = interval.bound %[[D]] * -1 + 4294967296 side "lo" : i64
+// FOLD-NEXT:    %[[V1:.*]] = interval.bound %[[D]] * -1 + 4294967297 side "hi" : i64
+// FOLD-NEXT:    %[[V2:.*]] = interval.range %[[V0]], %[[V1]] : i32
+// FOLD-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V2]] : i32
+// FOLD-NEXT:    mask.yield %[[KEEP]] : i32
+// FOLD-NEXT:  }

@@ -238,3 +238,36 @@ mask.func @provably_empty window {
 // CHECK-NEXT:   %[[W:.*]] = arith.constant 0 : i32
 // CHECK-NEXT:   mask.yield %[[W]] : i32
 // CHECK-NEXT: }
+
+// Bounds as `interval.bound`s compare by their attributes: bounds of one
+// (u, sign) are ordered by k (sign -1 too, and through u = x + 3, which does
+// not wrap), so [16 - x, 4 - x) is empty and the touching runs
+// [-x, 10 - x) and [5 - x, 20 - x) are one run.
+mask.func @bound_attributes window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %s : tensor<2xi16>):
+  %x16 = mask.load %s[%b] : tensor<2xi16>[i32] -> i16
+  %x = arith.extsi %x16 : i16 to i32
+  %c3 = arith.constant 3 : i32
+  %u = arith.addi %x, %c3 : i32
+  %a = interval.bound %x * -1 + 0 side "lo" : i32
+  %b10 = interval.bound %u * -1 + 13 side "hi" : i32
+  %c5 = interval.bound %x * -1 + 5 side "lo" : i32
+  %d20 = interval.bound %x * -1 + 20 side "hi" : i32
+  %e16 = interval.bound %u * -1 + 19 side "lo" : i32
+  %f4 = interval.bound %x * -1 + 4 side "hi" : i32
+  %r1 = interval.range %a, %b10 : i32
+  %r2 = interval.range %c5, %d20 : i32
+  %r3 = interval.range %e16, %f4 : i32
+  %un = interval.union %r1, %r2, %r3
+  %w = interval.keep_word %un : i32
+  mask.yield %w : i32
+}
+
+// CHECK-LABEL: mask.func @bound_attributes window {
+// CHECK:         %[[X:.*]] = arith.extsi %{{.*}} : i16 to i32
+// CHECK:         %[[A:.*]] = interval.bound %[[X]] * -1 + 0 side "lo" : i32
+// CHECK:         %[[D20:.*]] = interval.bound %[[X]] * -1 + 20 side "hi" : i32
+// CHECK:         %[[R:.*]] = interval.range %[[A]], %[[D20]] : i32
+// CHECK-NOT:     interval.range
+// CHECK-NOT:     interval.union
+// CHECK:         %{{.*}} = interval.keep_word %[[R]] : i32

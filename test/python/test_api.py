@@ -227,7 +227,7 @@ def test_pipeline_parse_print_and_stages():
     assert p.passes[1].max_intervals == 4
     assert maskopt.Pipeline.parse(str(p)) == p
     full = maskopt.Pipeline.pack_mask(3)
-    assert str(full).count(",") == 8 and "fold-intervals{max_intervals=3}" in str(full)
+    assert str(full).count(",") == 9 and "fold-intervals{max_intervals=3}" in str(full)
     module = maskopt.parse_mlir(CAUSAL_MLIR)
     before = str(module)
     stages = full.stages(module)

@@ -111,6 +111,7 @@ def test_fast_drivers_match_stock_xdsl_on_the_corpus():
     import maskopt
     from maskopt.lowering.fx_import import import_graph
     from maskopt.lowering.trace import trace_mask_mod
+    from maskopt.lowering import interval_bounds
     from maskopt.passes import fold_intervals, lane_affine, pipeline, simplify_intervals
     from maskopt.tools.corpus import CORPUS
 
@@ -129,6 +130,7 @@ def test_fast_drivers_match_stock_xdsl_on_the_corpus():
         with (
             mock.patch.object(fold_intervals, "region_dce", region_dce),
             mock.patch.object(lane_affine, "region_dce", region_dce),
+            mock.patch.object(interval_bounds, "dce", region_dce),
             mock.patch.object(simplify_intervals, "dce", region_dce),
             mock.patch.object(simplify_intervals, "cse", _stock_cse()),
             mock.patch.object(
@@ -214,7 +216,7 @@ def test_linear_bound_pruning_matches_the_pairwise_definition():
 
 
 def test_sum_order_matches_its_definition():
-    """fold-intervals' `_sum_order` (cached orders, int arithmetic) returns the
+    """The bound planner's `_sum_order` (cached orders, int arithmetic) returns the
     first order, positive terms or the constant first, whose every partial sum
     fits i32, the first term alone included, with no constant outside i32
     (it is emitted as an i32 constant, wherever it comes), never starting
@@ -224,7 +226,7 @@ def test_sum_order_matches_its_definition():
     from itertools import permutations
 
     from maskopt.passes.analysis import Range
-    from maskopt.passes.fold_intervals import _Folder
+    from maskopt.passes.bound_plans import BoundPlanner
 
     lo32, hi32 = -(2**31), 2**31 - 1
 
@@ -264,16 +266,16 @@ def test_sum_order_matches_its_definition():
         terms = [(object(), rng.choice([1, -1, 2, -3])) for _ in range(n)]
         rs = [Range(*sorted((rng.choice(edges), rng.choice(edges)))) for _ in range(n)]
         const = rng.choice([0, 0, 7, -7, hi32, lo32, hi32 + 10, lo32 - 10])
-        assert _Folder._sum_order(terms, rs, const) == reference(terms, rs, const), (terms, rs, const)
+        assert BoundPlanner._sum_order(terms, rs, const) == reference(terms, rs, const), (terms, rs, const)
 
 
 def test_plan_pruning_keeps_the_chosen_bounds(monkeypatch):
-    """fold-intervals skips the affine plan search where no affine plan can
+    """The bound planner skips the affine plan search where no affine plan can
     cost less than a plan listed before it (`_least`, `beat`): the packed IR
     is the same as with the full search, on corpus masks whose bounds use
     every kind of plan and on generated chains."""
     import maskopt
-    from maskopt.passes import fold_intervals
+    from maskopt.passes import bound_plans
     from maskopt.tools import corpus
     from maskopt.tools.bench_speed import gen_affine_chain, gen_and_chain, gen_tree
 
@@ -288,7 +290,7 @@ def test_plan_pruning_keeps_the_chosen_bounds(monkeypatch):
         return [str(maskopt.compile_mask(m, name=n).module) for n, m in masks]
 
     pruned = irs()
-    monkeypatch.setattr(fold_intervals, "_least", lambda plans: None)  # search every plan
+    monkeypatch.setattr(bound_plans, "_least", lambda plans: None)  # search every plan
     assert irs() == pruned
 
 

@@ -15,21 +15,29 @@ mask.func @causal {
   mask.yield %ge : i1
 }
 
-// DUMP:      // -----// IR Dump After canonicalize (pack-mask 1/9) //----- //
+// DUMP:      // -----// IR Dump After canonicalize (pack-mask 1/10) //----- //
 // DUMP-NEXT: builtin.module {
 // DUMP-NEXT:   mask.func @causal {
-// DUMP:      // -----// IR Dump After cse (pack-mask 2/9) //----- //
-// DUMP:      // -----// IR Dump After lane-affine (pack-mask 3/9) //----- //
+// DUMP:      // -----// IR Dump After cse (pack-mask 2/10) //----- //
+// DUMP:      // -----// IR Dump After lane-affine (pack-mask 3/10) //----- //
 // DUMP-NEXT: builtin.module {
 // DUMP-NEXT:   mask.func @causal window {
 // DUMP:          mask.lane_cmp "sge", -1 * lane + %{{.*}} + 0 : i32
-// DUMP:      // -----// IR Dump After canonicalize (pack-mask 4/9) //----- //
-// DUMP:      // -----// IR Dump After cse (pack-mask 5/9) //----- //
-// DUMP:      // -----// IR Dump After fold-intervals (pack-mask 6/9) //----- //
+// DUMP:      // -----// IR Dump After canonicalize (pack-mask 4/10) //----- //
+// DUMP:      // -----// IR Dump After cse (pack-mask 5/10) //----- //
+// DUMP:      // -----// IR Dump After fold-intervals (pack-mask 6/10) //----- //
+// DUMP:          %[[U:.*]] = arith.subi %q, %kv : i32
+// DUMP-NEXT:     %[[HI:.*]] = interval.bound %[[U]] * 1 + 1 side "hi" : i32
+// DUMP:          interval.range %{{.*}}, %[[HI]] : i32
 // DUMP:          interval.keep_word
-// DUMP:      // -----// IR Dump After simplify-intervals (pack-mask 7/9) //----- //
-// DUMP:      // -----// IR Dump After canonicalize (pack-mask 8/9) //----- //
-// DUMP:      // -----// IR Dump After cse (pack-mask 9/9) //----- //
+// DUMP:      // -----// IR Dump After simplify-intervals (pack-mask 7/10) //----- //
+// DUMP:          interval.bound
+// DUMP:      // -----// IR Dump After lower-interval-bounds (pack-mask 8/10) //----- //
+// DUMP-NOT:      interval.bound
+// DUMP:          %[[C32:.*]] = arith.constant 32 : i32
+// DUMP-NEXT:     %{{.*}} = arith.subi %[[C32]], %{{.*}} : i32
+// DUMP:      // -----// IR Dump After canonicalize (pack-mask 9/10) //----- //
+// DUMP:      // -----// IR Dump After cse (pack-mask 10/10) //----- //
 // DUMP:      // -----// IR Dump After cse //----- //
 // DUMP-NOT:  IR Dump
 
@@ -46,15 +54,16 @@ mask.func @causal {
 // TIME-NEXT:   ----Wall Time----  ----Name----
 // TIME-NEXT:   {{ *[0-9]+\.[0-9]+ \( *[0-9.]+%\)}}  parse
 // TIME-NEXT:   {{ *[0-9]+\.[0-9]+ \( *[0-9.]+%\)}}  pack-mask{max-intervals=4}
-// TIME-NEXT:   {{ *[0-9]+\.[0-9]+ \( *[0-9.]+%\)}}    canonicalize (pack-mask 1/9)
-// TIME-NEXT:   {{ *[0-9]+\.[0-9]+ \( *[0-9.]+%\)}}    cse (pack-mask 2/9)
-// TIME-NEXT:   {{ *[0-9]+\.[0-9]+ \( *[0-9.]+%\)}}    lane-affine (pack-mask 3/9)
-// TIME-NEXT:   {{ *[0-9]+\.[0-9]+ \( *[0-9.]+%\)}}    canonicalize (pack-mask 4/9)
-// TIME-NEXT:   {{ *[0-9]+\.[0-9]+ \( *[0-9.]+%\)}}    cse (pack-mask 5/9)
-// TIME-NEXT:   {{ *[0-9]+\.[0-9]+ \( *[0-9.]+%\)}}    fold-intervals{max-intervals=4} (pack-mask 6/9)
-// TIME-NEXT:   {{ *[0-9]+\.[0-9]+ \( *[0-9.]+%\)}}    simplify-intervals (pack-mask 7/9)
-// TIME-NEXT:   {{ *[0-9]+\.[0-9]+ \( *[0-9.]+%\)}}    canonicalize (pack-mask 8/9)
-// TIME-NEXT:   {{ *[0-9]+\.[0-9]+ \( *[0-9.]+%\)}}    cse (pack-mask 9/9)
+// TIME-NEXT:   {{ *[0-9]+\.[0-9]+ \( *[0-9.]+%\)}}    canonicalize (pack-mask 1/10)
+// TIME-NEXT:   {{ *[0-9]+\.[0-9]+ \( *[0-9.]+%\)}}    cse (pack-mask 2/10)
+// TIME-NEXT:   {{ *[0-9]+\.[0-9]+ \( *[0-9.]+%\)}}    lane-affine (pack-mask 3/10)
+// TIME-NEXT:   {{ *[0-9]+\.[0-9]+ \( *[0-9.]+%\)}}    canonicalize (pack-mask 4/10)
+// TIME-NEXT:   {{ *[0-9]+\.[0-9]+ \( *[0-9.]+%\)}}    cse (pack-mask 5/10)
+// TIME-NEXT:   {{ *[0-9]+\.[0-9]+ \( *[0-9.]+%\)}}    fold-intervals{max-intervals=4} (pack-mask 6/10)
+// TIME-NEXT:   {{ *[0-9]+\.[0-9]+ \( *[0-9.]+%\)}}    simplify-intervals (pack-mask 7/10)
+// TIME-NEXT:   {{ *[0-9]+\.[0-9]+ \( *[0-9.]+%\)}}    lower-interval-bounds (pack-mask 8/10)
+// TIME-NEXT:   {{ *[0-9]+\.[0-9]+ \( *[0-9.]+%\)}}    canonicalize (pack-mask 9/10)
+// TIME-NEXT:   {{ *[0-9]+\.[0-9]+ \( *[0-9.]+%\)}}    cse (pack-mask 10/10)
 // TIME-NEXT:   {{ *[0-9]+\.[0-9]+ \( *[0-9.]+%\)}}  output (mlir)
 // TIME-NEXT:   {{ *[0-9]+\.[0-9]+ \( *[0-9.]+%\)}}  rest (verification, remarks)
 // TIME-NEXT:   {{ *[0-9]+\.[0-9]+}} (100.0%)  Total
