@@ -59,6 +59,19 @@ def _const(x):
     return None
 
 
+#: An unsigned aux tensor's `mask.load` yields the element's bits as the
+#: signed integer of its width (lowering/fx_import.py): a uint64 value >= 2^63
+#: is negative there, and no int64 can hold it as it is.
+_SIGNED_VIEW = {torch.uint8: torch.int8, torch.uint16: torch.int16,
+                torch.uint32: torch.int32, torch.uint64: torch.int64}
+
+
+def _as_loaded(t: torch.Tensor) -> torch.Tensor:
+    """`t`'s elements as the load yields them (see `_SIGNED_VIEW`)."""
+    signed = _SIGNED_VIEW.get(t.dtype)
+    return t if signed is None else t.view(signed)
+
+
 class _Bounds:
     def __init__(self, device, q_lo, q_hi, kv_lo, kv_hi, b, h, aux, q_block_minmax):
         self.device = device
@@ -88,6 +101,7 @@ class _Bounds:
             if len(idx) == 1 and idx[0] is env_src["q_arg"] and self.q_block_minmax[env_src[op.tensor]] is not None:
                 return self.q_block_minmax[env_src[op.tensor]]
             pts = [_const(args[1 + i]) for i in range(len(idx))]
+            t = _as_loaded(t)
             if all(p is not None for p in pts) and all(0 <= p < s for p, s in zip(pts, t.shape)):
                 v = int(t[tuple(pts)])
                 return self.t(v), self.t(v)

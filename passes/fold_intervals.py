@@ -833,7 +833,7 @@ class _Folder:
                 for operand in (op.lhs, op.rhs):
                     if operand in self.forms.dependent and self.forms.of(operand) is None:
                         r = self.forms.explain(operand)
-                        message = r.message + self.bitwise_why(op, r.at)
+                        message = r.message + self.bitwise_why(op, r.at) + self.wrap_why(op)
                         raise NotFoldable(message, r.at, r.suggestion)  # type: ignore[arg-type]
                 raise NotFoldable(
                     f"{describe(value)} compares lane-dependent values in a way lane-affine "
@@ -1029,6 +1029,28 @@ class _Folder:
                 "; nor a bitwise function of the KV offset within a 32-block: it "
                 "combines a bit of the offset with a lane-uniform bit in one position"
             )
+        return ""
+
+    def wrap_why(self, op: arith.CmpiOp) -> str:
+        """Why a comparison of a wrapping lane-affine operand was not split at
+        its wrap lanes (`_Rewriter.wrapped_compare`): a window of it wraps
+        more often than the split takes, or ''."""
+        from maskopt.passes.lane_affine import MAX_WRAP_BRANCHES, window_wraps
+
+        lane = self.forms.lane
+        for operand in (op.lhs, op.rhs):
+            m = self.forms.modular(operand)
+            if lane is None or m is None or m[1] is None:
+                continue
+            (e, w), half = m, 2 ** (m[1] - 1)
+            c = (e.coeff(lane) + half) % (2 * half) - half
+            n = window_wraps(c, w) if c else 0
+            if n + 1 > MAX_WRAP_BRANCHES:
+                return (
+                    f"; with lane coefficient {c} it wraps up to {n} times in a 32-lane "
+                    f"window, more than the {MAX_WRAP_BRANCHES - 1} wrap lanes a comparison "
+                    "is split at"
+                )
         return ""
 
     def cast(self, v: SSAValue, t) -> SSAValue:
@@ -1703,8 +1725,11 @@ def legalize_overflow(
         # A division whose divisor may be zero is printed with the divisor
         # replaced by 1 where it is 0 (`safe_divisor` in lowering/cute.py):
         # torch raises there, so any word is right, and the code has no UB.
-        if not ranges.may_wrap(op) or isinstance(op, arith.ShLIOp):
-            continue  # a `<<` drops the bits shifted out (no nsw), like torch
+        if not ranges.may_wrap(op) or isinstance(op, (arith.ShLIOp, arith.TruncIOp)):
+            # A `<<` drops the bits shifted out (no nsw), like torch; a
+            # truncation is reduction mod 2^w by definition (lane-affine's
+            # wrap_w(U) of an exact i64 U, torch's `.to(torch.int32)`).
+            continue
         result = op.results[0]
         if isinstance(op, WIDENABLE_OPS) and result.type == i32:
             wide = _widened(op, ranges, exts)

@@ -83,6 +83,10 @@ LANES_LAST = 31
 MIN_SPLIT_DIVISOR = 8
 #: The most pieces one comparison is split into (over nested splits).
 MAX_PIECES = 32
+#: The most values of k (wraps + 1) one window of a wrapped comparison is
+#: split into (`_Rewriter.wrapped_compare`): 8 pieces, lane coefficients up
+#: to about 7 * 2^32 / 31 (2^29 packs, 2^30 does not).
+MAX_WRAP_BRANCHES = 8
 #: The smallest divisor of `X // D <pred> W` split in preference to its block range.
 PREFER_SPLIT_DIVISOR = 32
 #: `X // D` compared this often is split in preference to block ranges.
@@ -257,6 +261,25 @@ def _decided(pred: str, r: Range) -> bool | None:
     return None
 
 
+def _ceil_div(a: int, b: int) -> int:
+    return -((-a) // b)
+
+
+def _wrap_counts(er: Range, w: int) -> range:
+    """The k with E + k * 2^w in [-2^(w-1), 2^(w-1)) for some E in `er`."""
+    half, period = 2 ** (w - 1), 2**w
+    first = _ceil_div(-half - er.hi, period)
+    last = (half - 1 - er.lo) // period
+    return range(first, last + 1)  # lazy: over the domain it can be ~2^30 values
+
+
+def window_wraps(c: int, w: int) -> int:
+    """The most wraps of wrap_w(W + c * L) over the 32 lanes of a window, W any
+    w-bit value (c reduced mod 2^w, see `_Rewriter.wrapped_compare`)."""
+    half = 2 ** (w - 1)
+    return len(_wrap_counts(Range(-half, half - 1) + Range(0, LANES - 1).scale(c), w)) - 1
+
+
 def _floordiv_by_positive_constant(v: SSAValue) -> tuple[SSAValue, int] | None:
     op = v.owner
     if isinstance(op, arith.FloorDivSIOp):
@@ -276,6 +299,8 @@ class _Rewriter:
     #: results of split_compare; whether some piece holds a lane-dependent
     #: comparison (then aligned comparisons stay single runs).
     split_values: set = field(default_factory=set)
+    #: (U's key, w) -> wrap_w(U), for `wrapped_compare`.
+    wrapped: dict = field(default_factory=dict)
     impure: bool = False
     #: block positions of ops, for `_cone`: ops are only inserted during the
     #: rewrite, never moved, so the order of the ops numbered stays valid
@@ -323,16 +348,25 @@ class _Rewriter:
     def wrapped_compare(self, op: arith.CmpiOp, pred: str) -> SSAValue | None:
         """
         A comparison one of whose operands wraps: that operand is E wrapped to
-        w bits (`LinearForms.modular`), E an exact lane-affine form, and the
-        other operand R is exact. Over the domain E + k * 2^w lies in
-        [-2^(w-1), 2^(w-1)) for one k; when the ranges leave only k in
-        {-1, 0, 1}, the comparison is the OR over the possible k of
+        w bits (`LinearForms.modular`), E = U + c * L an exact lane-affine
+        form (U lane-uniform, c any nonzero constant), and the other operand
+        R is exact. At each point E + k * 2^w lies in [-2^(w-1), 2^(w-1)) for
+        one k, and the comparison is the OR over the possible k of
         `E + k * 2^w in [-2^(w-1), 2^(w-1)) and E + k * 2^w <pred> R`, each a
         conjunction of lane-affine comparisons (a bound that E's range always
-        meets is left out). Within 32 lanes E crosses at most one wrap, so
-        the lanes are at most two runs per comparison. Only for a lane
-        coefficient of +-1 (what fold-intervals folds to runs); otherwise the
-        comparison stays as it is, cheaper per lane than its branches.
+        meets is left out); for |c| >= 2 the canonicalization turns each into
+        a +-1 comparison with a floor division by |c| (the wrap lanes
+        ceil((2^(w-1) - U') / c) and the comparison's bound).
+
+        The k are those over the whole domain where they are in {-1, 0, 1}
+        (`q + 3000 - kv`, `q - 2 * kv`). Otherwise (`kv * 2^20`, whose U
+        wraps ~2^19 times over the domain) U is replaced by the lane-uniform
+        W = wrap_w(U), computed exactly (in i64) and truncated: E is congruent
+        to W + c * L, which spans |c| * 31 from W in [-2^(w-1), 2^(w-1)), so
+        the k are the at most floor(31 * |c| / 2^w) + 2 wraps of one window
+        (two for |c| * 31 < 2^w: one wrap lane); more than
+        MAX_WRAP_BRANCHES and the comparison stays per-lane (fold-intervals
+        names the wraps).
         """
         forms = self.forms
         ml, mr = forms.modular(op.lhs), forms.modular(op.rhs)
@@ -342,15 +376,27 @@ class _Rewriter:
             ml, mr, pred = mr, ml, MIRROR[pred]
         (e, w), (r, _) = ml, mr
         lane = forms.lane
-        c = e.coeff(lane) if lane is not None else 0
-        if c not in (1, -1) or (e - r).coeff(lane) not in (1, 0, -1):
-            return None  # only unit lane coefficients fold to runs: keep the cheaper per-lane op
-        er = forms.uniform_range(e.without(lane))
-        er = er + Range(0, LANES - 1).scale(c)
-        half, period = 2 ** (w - 1), 2**w
-        ks = [k for k in range(-2, 3) if er.lo + k * period <= half - 1 and er.hi + k * period >= -half]
-        if not ks or any(abs(k) > 1 for k in ks):
+        if lane is None:
             return None
+        half, period = 2 ** (w - 1), 2**w
+        # The lane coefficient modulo 2^w (`kv * 2^31 * 2` is lane-uniform).
+        c = (e.coeff(lane) + half) % period - half
+        e = e.without(lane) + Affine(((lane, c),))
+        if c == 0:
+            return None
+        lanes = Range(0, LANES - 1).scale(c)
+
+        er = forms.uniform_range(e.without(lane)) + lanes
+        ks = _wrap_counts(er, w)
+        if not ks or ks[0] < -1 or ks[-1] > 1:
+            wrapped = self._wrapped_uniform(e.without(lane), w, op)
+            if wrapped is None:
+                return None
+            e = Affine.atom(wrapped) + Affine(((lane, c),))
+            er = forms.ranges.of(wrapped) + lanes
+            ks = _wrap_counts(er, w)
+            if not ks or len(ks) > MAX_WRAP_BRANCHES:
+                return None
         branches: list[SSAValue] = []
         for k in ks:
             shifted = e + Affine((), k * period)
@@ -384,6 +430,29 @@ class _Rewriter:
             self._insert([o], op)
             result = o.result
         return result
+
+    def _wrapped_uniform(self, u: Affine, w: int, at: Operation) -> SSAValue | None:
+        """wrap_w(U) as an i<w> value: U computed exactly (Materializer, i32 or
+        i64) and truncated to w bits when wider; memoized per form."""
+        key = (u.key(), w)
+        found = self.wrapped.get(key)
+        if found is not None:
+            return found
+        t = IntegerType(w)
+        value = Materializer(self.forms).emit(u, at)
+        if value is None:
+            return None
+        assert isinstance(value.type, IntegerType)
+        width = value.type.width.data
+        if width != w:
+            ops: list[Operation] = []
+            value = self._emit_cast(value, t, ops)  # trunci wraps like torch; extsi is exact
+            self._insert(ops, at)
+            self.forms.ranges.ranges[value] = (
+                type_range(t) if width > w else self.forms.uniform_range(u)
+            )
+        self.wrapped[key] = value
+        return value
 
     def _floordiv_operands(self, v: SSAValue) -> tuple[SSAValue, int | None, SSAValue] | None:
         """

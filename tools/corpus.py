@@ -683,6 +683,66 @@ def make_strided_diagonal_3():
     return strided_diagonal_3
 
 
+def make_compressed_causal_s2_i32():
+    """`q_idx - 2 * kv_idx >= 0` in int32 over the whole domain (issue 18):
+    torch wraps `q - 2 * kv` below -2^31 (kv > ~2^30 + q / 2), where the
+    wrapped value is >= 0 again; the window splits at its wrap lane."""
+
+    def compressed_causal_s2_i32(b, h, q_idx, kv_idx):
+        return q_idx - 2 * kv_idx >= 0
+
+    return compressed_causal_s2_i32
+
+
+def make_compressed_window_s3_i32(window=384):
+    """A sliding window over KV compressed by 3, int32, whole domain."""
+
+    def compressed_window_s3_i32(b, h, q_idx, kv_idx):
+        d = q_idx - 3 * kv_idx
+        return (d >= 0) & (d < window)
+
+    return compressed_window_s3_i32
+
+
+def make_strided_diagonal_3_i32():
+    """`3 * kv == q` (where 3 divides q, or where 3 * kv wraps onto q) with the
+    causal diagonal, int32, whole domain."""
+
+    def strided_diagonal_3_i32(b, h, q_idx, kv_idx):
+        return (3 * kv_idx == q_idx) | (kv_idx == q_idx)
+
+    return strided_diagonal_3_i32
+
+
+def make_upsampled_causal_neg3():
+    """A negative coefficient written as such: `kv * -3 + q + 5 >= 0` (KV at a
+    third of Q's rate, causal with a lookahead of 5), int32, whole domain."""
+
+    def upsampled_causal_neg3(b, h, q_idx, kv_idx):
+        return kv_idx * -3 + q_idx + 5 >= 0
+
+    return upsampled_causal_neg3
+
+
+def make_kv_scaled(c):
+    """`kv * c` against q with a large |c| (2^20: `kv * c` itself wraps 2^19
+    times over the domain; -2^27: |c| * 31 < 2^32, still one wrap lane per
+    window), int32, whole domain: split at the window's wrap lane."""
+
+    if c > 0:
+
+        def kv_scaled(b, h, q_idx, kv_idx):
+            return kv_idx * c <= q_idx
+
+    else:
+
+        def kv_scaled(b, h, q_idx, kv_idx):
+            return q_idx + kv_idx * c >= 0
+
+    kv_scaled.__name__ = f"kv_scaled_{'neg_' if c < 0 else ''}2p{abs(c).bit_length() - 1}"
+    return kv_scaled
+
+
 def make_doc_start_causal_u8_ids(total=1024 + PAD, mean=4, seed=12):
     """Documents of a uint8 id table (> 128 documents, ids up to 255) whose
     ids index an int32 table of starts: `starts[doc_u8[q].long()]` (torch
@@ -1196,6 +1256,13 @@ CORPUS: list[MaskCase] = [
     # lane coefficients other than +-1 (issue 18), exact in int64 everywhere
     MaskCase("compressed_causal_i64", make_compressed_causal_i64, (1, 1, 1024, 1024), False, True, 1, True, ("lane_coefficient",)),
     MaskCase("pooled_cross_i64", make_pooled_cross_i64, (1, 1, 1024, 1024), False, True, 1, True, ("lane_coefficient",)),
+    # ... in int32 over the whole domain: split at the lane-uniform wrap lanes (issue 18)
+    MaskCase("compressed_causal_s2_i32", make_compressed_causal_s2_i32, (1, 1, 1024, 1024), False, True, 2, True, ("lane_coefficient", "wrap")),
+    MaskCase("compressed_window_s3_i32", make_compressed_window_s3_i32, (1, 1, 1024, 1024), False, True, 2, True, ("lane_coefficient", "wrap")),
+    MaskCase("strided_diagonal_3_i32", make_strided_diagonal_3_i32, (1, 1, 1024, 1024), False, True, 3, True, ("lane_coefficient", "wrap", "union")),
+    MaskCase("upsampled_causal_neg3", make_upsampled_causal_neg3, (1, 1, 1024, 1024), False, True, 2, True, ("lane_coefficient", "wrap")),
+    MaskCase("kv_scaled_2p20", _P(make_kv_scaled, 1 << 20), (1, 1, 1024, 1024), False, True, 2, True, ("lane_coefficient", "wrap")),
+    MaskCase("kv_scaled_neg_2p27", _P(make_kv_scaled, -(1 << 27)), (1, 1, 1024, 1024), False, True, 2, True, ("lane_coefficient", "wrap")),
 ]
 
 #: Cases whose int32 arithmetic is exact only inside a stated domain
@@ -1307,6 +1374,13 @@ EXPECTED: dict[str, tuple[int | None, str | None]] = {
     "doc_start_causal_u8_ids": (1, None),
     "compressed_causal_i64": (1, None),  # 4 * L + ... <= 0: L < -((u + 2) // 4) + 1
     "pooled_cross_i64": (1, None),
+    # [0, D // 2 + 1) and the lanes past the wrap lane D // 2 + 2^30 + 1 (D = q - 2 * kv)
+    "compressed_causal_s2_i32": (2, None),
+    "compressed_window_s3_i32": (2, None),
+    "strided_diagonal_3_i32": (3, None),
+    "upsampled_causal_neg3": (2, None),
+    "kv_scaled_2p20": (2, None),
+    "kv_scaled_neg_2p27": (2, None),
     # the DOMAIN_CORPUS, compiled for its domain
     "compressed_causal_s2": (1, None),
     "compressed_window_s3": (1, None),

@@ -852,7 +852,8 @@ class _Gen:
                 return _mk(f"({{0}} {op} (q_idx // {{1}}))", "bool", x, dv)
             return _mk(f"({{0}} {op} {{1}})", "bool", x, U)
         if form == "coef":  # a constant lane coefficient c * kv (+ q, + k; int32 or int64)
-            k = ch.pick([2, 3, -2, -3, 4, 7, -32, 33])
+            k = ch.pick([2, 3, -2, -3, 4, 7, -32, 33, 5, 1 << 20, -(1 << 20), 1 << 27, -(1 << 27), 1 << 28],
+                        [3, 3, 3, 3, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1])
             i64 = ch.chance(0.35)
             kvs = "kv_idx.to(torch.int64)" if i64 else "kv_idx"
             tmpl = ch.pick([f"(q_idx - {k} * {kvs})", f"({kvs} * {_lit(k)} + q_idx)", f"({_lit(k)} * {kvs})"])
@@ -1019,6 +1020,10 @@ def box_points(shape, *, consts=(), raw_q: bool = False, raw_kv: bool = False, u
       2**31 - 32; if nothing indexes by b / h, those rows also get huge b / h;
       and rows where q + c wraps (q = 2**31 - 1 - c and 2**31 - c, for each
       constant c > 1) against kv near 0 and near 2**31 - 32.
+    * For constants 2 <= |c| <= 2**30 (lane coefficients): in every such
+      row, windows about the kv where c * kv, c * kv + q and c * kv - q
+      cross 2**31 modulo 2**32 (int32 wraps), the first, the last and a
+      random one of them.
     * ``domain`` = (B, H, Q, KV) bounds (or a spec): only points inside it
       (b < B, h < H, q < Q, window start < KV), and instead of the rows near
       2**31 its edges: q at Q - 1, Q - 2 and Q // 2 + 17 (b, h at their
@@ -1053,9 +1058,29 @@ def box_points(shape, *, consts=(), raw_q: bool = False, raw_kv: bool = False, u
                     out += range(centre - 32, centre + 1)
         return out
 
+    # lane coefficients c (|c| >= 2): c * kv + s * q (s = -1, 0, 1) wraps at
+    # kv = (2^31 + m * 2^32 - s * q) / c; windows about the first, last and a
+    # random such kv, so a window's wrap lanes are sampled at every alignment
+    coefs = [c for c in consts if 2 <= abs(c) <= 2**30][:4]
+
+    def wrap_windows(qv):
+        out = []
+        for c in coefs:
+            for sq in (-qv, 0, qv):
+                lo, hi = sorted((sq, sq + c * (kv_max + 31)))
+                m0 = -((2**31 - lo) // 2**32)
+                m1 = (hi - 2**31) // 2**32
+                if m1 < m0:
+                    continue
+                for m in {m0, m1, g.randint(m0, m1)}:
+                    num = 2**31 + m * 2**32 - sq
+                    centre = -((-num) // c) if c > 0 else num // c
+                    out += range(centre - 33, centre + 1)
+        return out
+
     qs = [0, Q - 1] + [g.randrange(Q) for _ in range(max(0, n_rows - 2))]
     for qv in qs[:n_rows]:
-        add(g.randrange(B), g.randrange(H), qv, list(range(KV)) + edge_windows(qv))
+        add(g.randrange(B), g.randrange(H), qv, list(range(KV)) + edge_windows(qv) + wrap_windows(qv))
     # lane-uniform edges: q, b, h at each constant c and c +- 1 (a few kv bases each)
     for c in consts[:12]:
         for v in (c - 1, c, c + 1):
@@ -1075,7 +1100,7 @@ def box_points(shape, *, consts=(), raw_q: bool = False, raw_kv: bool = False, u
             bv = dB - 1 if not uses_b and i % 2 == 0 else g.randrange(min(B, dB))
             hv = dH - 1 if not uses_h and i % 2 == 1 else g.randrange(min(H, dH))
             kvs = list(range(qv - 40, qv + 9)) + list(range(0, 33)) + list(range(kv_max - 40, kv_max + 1))
-            add(bv, hv, qv, kvs + edge_windows(qv))
+            add(bv, hv, qv, kvs + edge_windows(qv) + wrap_windows(qv))
         add(0, 0, 0, list(range(kv_max - 64, kv_max + 1)))
     elif big and large_ok:
         big_b = I32_MAX if not uses_b else None
@@ -1084,7 +1109,7 @@ def box_points(shape, *, consts=(), raw_q: bool = False, raw_kv: bool = False, u
             bv = big_b if (big_b is not None and i % 2 == 0) else g.randrange(B)
             hv = big_h if (big_h is not None and i % 2 == 1) else g.randrange(H)
             kvs = list(range(qv - 40, qv + 9)) + list(range(0, 33)) + list(range(LEGAL_KV_TOP - 40, LEGAL_KV_TOP + 1))
-            add(bv, hv, qv, kvs + edge_windows(qv))
+            add(bv, hv, qv, kvs + edge_windows(qv) + wrap_windows(qv))
         # where q + c wraps: q + c = 2**31 - 1 and 2**31 (against kv near 0 and the top)
         for c in [c for c in consts if 1 < c <= I32_MAX][:12]:
             for qv in (I32_MAX - c, I32_MAX - c + 1):

@@ -297,7 +297,10 @@ mask.func @square {
 // CHECK-NEXT:    mask.yield %[[LT]] : i1
 // CHECK-NEXT:  }
 
-// 2 * (kv + L) may wrap in i32: not lane-affine, stays.
+// 2 * (kv + L) may wrap in i32 (torch wraps): E = 2 * kv + 2 * L is in
+// [0, 2^32 - 2], so wrap(E) is E - 2^32 where E >= 2^31 and E below: the
+// wrapped-comparison split, k = -1 and k = 0, with lane coefficient 2 (the
+// canonicalization turns each into a +-1 comparison; see lane-coefficient.mlir).
 mask.func @times_two_wraps {
 ^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
   %c2 = arith.constant 2 : i32
@@ -307,14 +310,12 @@ mask.func @times_two_wraps {
 }
 
 // CHECK-LABEL: mask.func @times_two_wraps window {
-// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
-// CHECK-NEXT:    %[[LANE:.*]] = mask.lane : i32
-// CHECK-NEXT:    %[[KVL:.*]] = arith.addi %[[KV]], %[[LANE]] : i32
-// CHECK-NEXT:    %[[C2:.*]] = arith.constant 2 : i32
-// CHECK-NEXT:    %[[K2:.*]] = arith.muli %[[KVL]], %[[C2]] : i32
-// CHECK-NEXT:    %[[LT:.*]] = arith.cmpi slt, %[[K2]], %[[Q]] : i32
+// CHECK:         mask.lane_cmp "sge", 2 * lane + %{{.*}} + -2147483648 {mask.wrap} : i64
+// CHECK:         mask.lane_cmp "slt", 2 * lane + %{{.*}} + -4294967296 : i64
+// CHECK:         mask.lane_cmp "sle", 2 * lane + %{{.*}} + -2147483647 {mask.wrap} : i64
+// CHECK:         mask.lane_cmp "slt", 2 * lane + %{{.*}} + 0 : i64
+// CHECK:         %[[LT:.*]] = arith.ori
 // CHECK-NEXT:    mask.yield %[[LT]] : i1
-// CHECK-NEXT:  }
 
 // ... but in i64 it is exact: coefficient 2.
 mask.func @times_two_i64 {
@@ -783,9 +784,9 @@ mask.func @wrapping_difference {
 // CHECK-NEXT:    %[[LE:.*]] = arith.ori %[[B0]], %[[B1]] : i1
 // CHECK-NEXT:    mask.yield %[[LE]] : i1
 
-// ... but not when the comparison itself would get lane coefficient 2
-// (d = s - (kv + L) against kv + L): fold-intervals could not fold its
-// branches, so the single per-lane comparison stays.
+// ... also when the comparison itself gets lane coefficient -2 (d = s -
+// (kv + L) against kv + L): the branches' `s - 2 * kv - 2 * L < 0` become
+// +-1 comparisons with a floor division by 2 in the canonicalization.
 mask.func @wrapping_against_kv {
 ^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
   %c768 = arith.constant 768 : i32
@@ -796,8 +797,11 @@ mask.func @wrapping_against_kv {
 }
 
 // CHECK-LABEL: mask.func @wrapping_against_kv window {
-// CHECK:         %[[D:.*]] = arith.subi %{{.*}}, %[[KVL:.*]] : i32
-// CHECK-NEXT:    %[[LT:.*]] = arith.cmpi slt, %[[D]], %[[KVL]] : i32
+// CHECK:         mask.lane_cmp "sge", -1 * lane + %{{.*}} + 2147483648 {mask.wrap} : i64
+// CHECK:         mask.lane_cmp "slt", -2 * lane + %{{.*}} + 0 : i64
+// CHECK:         mask.lane_cmp "sle", -1 * lane + %{{.*}} + 2147483649 {mask.wrap} : i64
+// CHECK:         mask.lane_cmp "slt", -2 * lane + %{{.*}} + 4294967296 : i64
+// CHECK:         %[[LT:.*]] = arith.ori
 // CHECK-NEXT:    mask.yield %[[LT]] : i1
 
 // Nested selects: the inner condition (kv // 64 == h) is rewritten first, into

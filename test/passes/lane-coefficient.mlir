@@ -161,7 +161,12 @@ mask.func @strided_causal domain array<i64: 2147483648, 2147483648, 131072, 1310
 // PACK:         %[[R:.*]] = interval.range %{{.*}}, %[[E]] : i32
 // PACK:         interval.keep_word %[[R]] : i32
 
-// Over the whole int32 domain `q - 2 * kv` may wrap: no lane_cmp, per-lane.
+// Over the whole int32 domain `q - 2 * kv` wraps (torch wraps too): with
+// D = q - 2 * kv (exact, i64) the lanes' E = D - 2L is in [-2^32 + 2, 2^31),
+// so wrap(E) = E where E >= -2^31 and E + 2^32 (>= 2, kept) below. The first
+// piece is L <= D // 2 = bound: [0, bound + 1); the second E < -2^31, i.e.
+// L >= bound + 2^30 + 1: [32 - max(-2^30 + 31 - bound, 0), 32). Both bounds
+// from the one floor division by 2 in i64, truncated where they fit i32.
 mask.func @strided_causal_full {
 ^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
   %c2 = arith.constant 2 : i32
@@ -172,4 +177,66 @@ mask.func @strided_causal_full {
   mask.yield %p : i1
 }
 
-// PACK-LABEL: mask.func @strided_causal_full window unpacked "`q - ((kv + lane) * 2)` may overflow i32, so it is not lane-affine"
+// PACK-LABEL: mask.func @strided_causal_full window {
+// PACK-NOT:     unpacked
+// PACK:         %[[Q:.*]] = arith.extsi %{{.*}} : i32 to i64
+// PACK:         %[[KV:.*]] = arith.extsi %{{.*}} : i32 to i64
+// PACK:         %[[S:.*]] = arith.constant 2 : i64
+// PACK:         %[[K2:.*]] = arith.muli %[[KV]], %[[S]] : i64
+// PACK:         %[[D:.*]] = arith.subi %[[Q]], %[[K2]] : i64
+// PACK:         %[[B:.*]] = arith.floordivsi %[[D]], %[[S]] : i64
+// PACK:         %[[BT:.*]] = arith.trunci %[[B]] : i64 to i32
+// PACK:         %[[W:.*]] = arith.constant -1073741793 : i32
+// PACK:         %[[N:.*]] = arith.subi %[[W]], %[[BT]] : i32
+// PACK:         %[[Z:.*]] = arith.constant 0 : i32
+// PACK:         %[[NZ:.*]] = arith.maxsi %[[N]], %[[Z]] : i32
+// PACK:         %[[C32:.*]] = arith.constant 32 : i32
+// PACK:         %[[LO:.*]] = arith.subi %[[C32]], %[[NZ]] : i32
+// PACK:         %[[HI:.*]] = arith.addi %[[BT]], %{{.*}} : i32
+// PACK:         %[[R0:.*]] = interval.range %[[Z]], %[[HI]] : i32
+// PACK:         %[[R1:.*]] = interval.range %[[LO]], %[[C32]] : i32
+// PACK:         %[[U:.*]] = interval.union %[[R0]], %[[R1]]
+// PACK:         interval.keep_word %[[U]] : i32
+
+// c = -3 over the whole domain: `0 <= q - 3 * kv < 384` (D = q - 3 * kv in
+// [-3 * (2^31 - 32), 2^31), E = D - 3L wraps at most once, below -2^31, at
+// the wrap lane (D + 2) // 3 + 715827883 (2^31 = 3 * 715827882 + 2)). Each
+// comparison splits into the pieces k = 0 and k = 1; fold-intervals joins
+// them into two runs: [max(D // 3 - 127, 0), min(D // 3 + 1, wrap lane))
+// where E does not wrap, and [max(wrap lane, (D + 1) // 3 + 1431655638),
+// min(32, (D + 1) // 3 + 1431655766)) where E + 2^32 is in [0, 384).
+mask.func @compressed_window_s3_full {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %c3 = arith.constant 3 : i32
+  %kv3 = arith.muli %kv, %c3 : i32
+  %d = arith.subi %q, %kv3 : i32
+  %c0 = arith.constant 0 : i32
+  %c384 = arith.constant 384 : i32
+  %ge = arith.cmpi sge, %d, %c0 : i32
+  %lt = arith.cmpi slt, %d, %c384 : i32
+  %p = arith.andi %ge, %lt : i1
+  mask.yield %p : i1
+}
+
+// AFFINE-LABEL: mask.func @compressed_window_s3_full window {
+// AFFINE:         mask.lane_cmp "sge", -1 * lane + %{{.*}} + 715827882 : i64
+// AFFINE:         mask.lane_cmp "sge", -1 * lane + %{{.*}} + 0 : i64
+// AFFINE:         mask.lane_cmp "slt", -1 * lane + %{{.*}} + -128 : i64
+// AFFINE:         mask.yield
+
+// PACK-LABEL: mask.func @compressed_window_s3_full window {
+// PACK-NOT:     unpacked
+// PACK:         %[[S:.*]] = arith.constant 3 : i64
+// PACK:         %[[K3:.*]] = arith.muli %{{.*}}, %[[S]] : i64
+// PACK:         %[[D:.*]] = arith.subi %{{.*}}, %[[K3]] : i64
+// PACK:         %[[D2:.*]] = arith.addi %[[D]], %{{.*}} : i64
+// PACK:         arith.floordivsi %[[D2]], %[[S]] : i64
+// PACK:         %[[B:.*]] = arith.floordivsi %[[D]], %[[S]] : i64
+// PACK:         %[[D1:.*]] = arith.addi %[[D]], %{{.*}} : i64
+// PACK:         arith.floordivsi %[[D1]], %[[S]] : i64
+// PACK:         %[[C127:.*]] = arith.constant 127 : i64
+// PACK:         arith.maxsi %[[B]], %[[C127]] : i64
+// PACK:         %[[R0:.*]] = interval.range
+// PACK:         %[[R1:.*]] = interval.range
+// PACK:         %[[U:.*]] = interval.union %[[R0]], %[[R1]]
+// PACK:         interval.keep_word %[[U]] : i32

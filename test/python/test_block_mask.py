@@ -351,6 +351,21 @@ def test_fuzzed_masks_equal_torch(chunk):
     assert packed > 0
 
 
+def test_uint64_aux_with_the_top_bit_set():
+    """A uint64 aux value >= 2^63 read at a constant index (fuzz seed 1022):
+    the block bounds read it as the load yields it, its bits in int64 (it
+    overflowed int64_t before)."""
+    t0 = torch.tensor([42, 2**64 - 2, 32], dtype=torch.uint64)
+
+    def mask_mod(b, h, q_idx, kv_idx):
+        return ((kv_idx % 2) < (t0[b].to(torch.int32) % 2)) | ((b - kv_idx) != q_idx)
+
+    for B in (1, 2, 3):
+        want = torch_create_block_mask(mask_mod, B, 1, 300, 260, "cpu", BLOCK_SIZE=128)
+        got = bm.build_block_mask(mask_mod, B, 1, 300, 260, "cpu", BLOCK_SIZE=128)
+        assert_same_block_mask(got.block_mask, want)
+
+
 # row runs: any per-lane gather, tabulated by its values ------------------------
 
 _ROW_SHAPES = [(1024, 1024), (1000, 777), (300, 1100)]

@@ -90,23 +90,22 @@ def test_int64_over_the_whole_domain(c, op):
 def test_the_issue_example():
     """Issue 18's `q - 2 * kv >= 0`: inside q, kv < 2^17 one run, the bound
     (q - 2 * kv) // 2 + 1 computed in int32 (it cannot overflow there); over the
-    whole domain `2 * kv` may wrap, so it stays per-lane (exactly) with that reason."""
+    whole domain `q - 2 * kv` wraps once per window at most: two runs."""
     fn = corpus.make_compressed_causal_s2()
     res = maskopt.compile_mask(fn, domain=dict(q=Q17, kv=Q17))
     assert res.packed and corpus.packed_runs(res) == 1, res.reason
     assert "Int64" not in res.cute_source
     assert_exact(fn, res, domain_points((1, 1, Q17, Q17), lambda q: [q // 2]))
     full = maskopt.compile_mask(fn)
-    assert not full.packed
-    assert "`q_idx - 2 * kv_idx` may overflow i32" in full.reason
+    assert full.packed and corpus.packed_runs(full) == 2, full.reason  # split at the wrap lane
     assert_exact(fn, full, corpus.sample_points(corpus.get_case("causal"), n_rows=4))
 
 
 @pytest.mark.parametrize("case", corpus.DOMAIN_CORPUS, ids=[c.name for c in corpus.DOMAIN_CORPUS])
 def test_domain_corpus(case):
     """The DOMAIN_CORPUS cases: their expected runs inside their domain, exact
-    there (edges and every alignment of the boundaries), per-lane over the
-    whole domain with the wrap named; and the drop-in, given the domain as the
+    there (edges and every alignment of the boundaries), packed over the
+    whole domain too (split at the wrap lanes); and the drop-in, given the domain as the
     flex lowering gives it, packs the same words."""
     fn = case.make()
     res = maskopt.compile_mask(fn, domain=case.domain, name=case.name)
@@ -114,9 +113,14 @@ def test_domain_corpus(case):
     pts = domain_points(case.domain, lambda q: [q // 2, q // 3, q // 3 - 128, q])
     assert_exact(fn, res, pts)
     full = maskopt.compile_mask(fn, name=case.name)
-    assert not full.packed and "may overflow i32" in full.reason
+    assert full.packed, full.reason  # split at the wrap lanes: test_lane_coefficient_wraps.py
+    big = corpus.sample_points(corpus.get_case("causal"), n_rows=4)  # q, kv up to 2^31 - 1
+    assert_exact(fn, full, big)
     traced = trace_mask_mod(fn, name=case.name)
-    assert mi.select_packed_mask_intervals(traced.graph_module) is None
+    whole = mi.select_packed_mask_intervals(traced.graph_module)
+    assert whole is not None  # the drop-in packs it over the whole domain too
+    kernel = cute_emulator.load_module(template_mask_mod(whole, 0))
+    assert torch.equal(kernel.keep_words(*big), corpus.reference_words(fn, *big))
     with mi.domain(case.domain):
         elements = mi.select_packed_mask_intervals(traced.graph_module)
     assert elements is not None

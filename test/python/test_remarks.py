@@ -35,7 +35,7 @@ def strided(b, h, q_idx, kv_idx):
 
 
 def wrapping(b, h, q_idx, kv_idx):
-    x = kv_idx * 2  # WRAPPING
+    x = kv_idx * 1073741824  # WRAPPING
     return x <= q_idx
 
 
@@ -100,8 +100,11 @@ def test_lane_coefficient_two_in_int64_packs():
 
 def test_overflow_names_the_wrapping_product():
     remark = _only_remark(wrapping)
-    assert (remark.line, remark.col) == _where("# WRAPPING", "kv_idx * 2")
-    assert "`kv_idx * 2` may overflow i32" in remark.message
+    """`kv_idx * 2^30` wraps up to 8 times in a window: more than the wrapped-
+    comparison split takes (`kv_idx * 2` packs, see test_lane_coefficient_wraps.py)."""
+    assert (remark.line, remark.col) == _where("# WRAPPING", "kv_idx * 1073741824")
+    assert "`kv_idx * 1073741824` may overflow i32" in remark.message
+    assert "wraps up to 8 times in a 32-lane window" in remark.message
 
 
 def test_too_many_runs_names_the_subexpression_and_suggests_max_intervals():

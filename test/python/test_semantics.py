@@ -366,17 +366,21 @@ def test_wrapped_uniform_bounds_pack_exactly(fn, wrap_qs, offsets, runs):
 
 
 def test_sub_alpha_is_honoured():
-    """aten.sub with alpha=2 is q - 2 * kv (not packed: 2 * kv may wrap; still exact)."""
+    """aten.sub with alpha=2 is q - 2 * kv: it wraps in int32 (torch wraps),
+    so it packs split at the wrap lane (two runs), exact near q, kv = 2^31."""
     import maskopt
 
     def alpha(b, h, q_idx, kv_idx):
         return torch.sub(q_idx, kv_idx, alpha=2) >= 0
 
     result = maskopt.compile_mask(alpha)
-    # 2 * kv_idx may overflow int32 (torch wraps), so it is not affine: no pack.
-    assert not result.packed and "may overflow" in result.reason
-    q = torch.arange(0, 300, 7, dtype=torch.int32)
-    kv = torch.arange(0, 300, 7, dtype=torch.int32).flip(0)
+    assert result.packed and corpus.packed_runs(result) == 2, result.reason
+    top = 2**31 - 32
+    qs = [*range(0, 300, 7), 2**31 - 1, 2**31 - 2, 2**30, 12345]
+    kvs = [*range(0, 300, 7), *range(2**30 - 40, 2**30 + 8), *range(top - 40, top + 1)]
+    pairs = [(qv, kv) for qv in qs for kv in kvs] + [(qv, (qv + 2**31) // 2 + d) for qv in qs for d in range(-34, 6)]
+    q = torch.tensor([p[0] for p in pairs], dtype=torch.int32)
+    kv = torch.tensor([min(p[1], top) for p in pairs], dtype=torch.int32)
     z = torch.zeros_like(q)
     words = cute_emulator.load_module(result.cute_source).keep_words(z, z, q, kv)
     assert torch.equal(words, corpus.reference_words(alpha, z, z, q, kv))
@@ -753,7 +757,7 @@ UNSIGNED_MASKS = [
     ("u8_remainder", lambda b, h, q, kv: (_U8[h] % 7) <= kv % 8, True),
     ("u8_gt_127", lambda b, h, q, kv: (_U8[h] > 127) & (kv >= q), True),
     ("u8_lt_minus_1", lambda b, h, q, kv: (_U8[h] < -1) & (kv <= q), True),  # -1 is 255 in uint8
-    ("u8_to_int8", lambda b, h, q, kv: _U8[h].to(torch.int8) < kv - q, False),
+    ("u8_to_int8", lambda b, h, q, kv: _U8[h].to(torch.int8) < kv - q, True),
     ("u8_index_long", lambda b, h, q, kv: kv <= _T[_U8[h].long()], True),
     ("u8_index_int_by_q", lambda b, h, q, kv: kv <= _T[_U8[q % 8].int()] + q, True),
     ("int8_to_uint8", lambda b, h, q, kv: _I8[h].to(torch.uint8) >= kv - q, True),
@@ -771,7 +775,7 @@ UNSIGNED_MASKS = [
     ("u16_eq", lambda b, h, q, kv: (_U16[h] == 65535) | (kv <= q), True),
     ("u16_times_3_wraps", lambda b, h, q, kv: (_U16[h] * 3).int() >= q - kv, True),
     ("u32_window", lambda b, h, q, kv: q - kv <= _U32[h].long(), True),
-    ("u32_to_int32_wraps", lambda b, h, q, kv: q - kv <= _U32[h].int(), False),
+    ("u32_to_int32_wraps", lambda b, h, q, kv: q - kv <= _U32[h].int(), True),
     ("u32_times_3_wraps", lambda b, h, q, kv: (_U32[h] * 3).long() >= q - kv, True),
     ("u32_to_uint16", lambda b, h, q, kv: q - kv <= _U32[h].to(torch.uint16).int(), True),
     ("u64_window", lambda b, h, q, kv: q - kv <= _U64[h].long(), True),

@@ -10,8 +10,10 @@ this script, on the GPU machine:
    CPU reference words have the recorded sha256) and
    ``fuzz.sample_points(m, seed=1, n_rows=12)`` (``more``);
 3. computes the reference words on the GPU with torch (the mask_mod vmapped
-   over every (word, lane) pair, ``run_gpu_check.reference_words``), and
-   checks the ``fp`` part against the CPU fingerprint;
+   over every (word, lane) pair, ``run_gpu_check.reference_words``), on the
+   CPU for masks that capture a uint64 tensor (CUDA cannot index one;
+   ``reference_device``), and checks the ``fp`` part against the CPU
+   fingerprint;
 4. compiles the module's ``mask_mod`` and, where the drop-in packs the mask,
    the drop-in kernel's ``mask_mod`` (torch's FLASH template around the
    drop-in's expressions) in ``run_gpu_check``'s harness (one thread per keep
@@ -90,6 +92,66 @@ def run_kernel(source: str, name: str, aux_cpu, points, device, compile_only=Fal
     return got, compile_s, time.perf_counter() - t0
 
 
+def captured_tensors(fn, _seen=None) -> list:
+    """The tensors a mask_mod captured (closures, partials, defaults, nested
+    mask_mods: what `run_gpu_check.move_closure_tensors` moves)."""
+    import functools
+    import types
+
+    import torch
+
+    seen = set() if _seen is None else _seen
+    if id(fn) in seen:
+        return []
+    seen.add(id(fn))
+    if isinstance(fn, torch.Tensor):
+        return [fn]
+    if isinstance(fn, (list, tuple)):
+        return [t for x in fn for t in captured_tensors(x, seen)]
+    if isinstance(fn, functools.partial):
+        return captured_tensors([fn.func, *fn.args, *fn.keywords.values()], seen)
+    if not isinstance(fn, types.FunctionType):
+        return []
+    out = []
+    for cell in fn.__closure__ or ():
+        try:
+            out += captured_tensors(cell.cell_contents, seen)
+        except ValueError:  # empty cell
+            continue
+    return out + captured_tensors(list(fn.__defaults__ or ()), seen)
+
+
+def reference_device(fn, device) -> str:
+    """Where the eager reference of `fn` runs: `device`, except on CUDA for a
+    mask that captured a uint64 tensor, whose indexing CUDA does not implement
+    (`"index_cuda" not implemented for 'UInt64'`, 15 of 500 fuzzed masks):
+    then on the CPU, with the same torch semantics. Only the reference moves;
+    the kernel under test still gets its aux tensors on `device`."""
+    import torch
+
+    if str(device).startswith("cuda") and any(t.dtype == torch.uint64 for t in captured_tensors(fn)):
+        return "cpu"
+    return str(device)
+
+
+def reference_words_on(fn, points, device):
+    """`run_gpu_check.reference_words` of `fn` at `points`, computed where
+    `reference_device` says (its captured tensors moved there) and returned on
+    `device`: (words, the device it ran on). A reference that still hits an
+    op the device lacks (NotImplementedError) is computed on the CPU."""
+    where = reference_device(fn, device)
+    try:
+        fn = rgc.move_closure_tensors(fn, where)
+        words = rgc.reference_words(fn, *(p.to(where) for p in points))
+    except NotImplementedError:
+        if where == "cpu":
+            raise
+        where = "cpu"
+        fn = rgc.move_closure_tensors(fn, where)
+        words = rgc.reference_words(fn, *(p.to(where) for p in points))
+    return words.to(device), where
+
+
 def _diff(got, want, points, limit=5):
     bad = (got != want).nonzero().flatten()
     b, h, q, kv = points
@@ -111,10 +173,12 @@ def check_record(rec, aux, fuzz, device, mutate: set[str], compile_only=False):
     more = fuzz.sample_points(m, seed=1, n_rows=12)
     n_fp = int(fp[0].numel())
     points = [torch.cat([a, b]).to(device) for a, b in zip(fp, more)]
-    fn = rgc.move_closure_tensors(m.mask_mod, device)
+    fn = m.mask_mod
     t0 = time.perf_counter()
-    want = rgc.reference_words(fn, *points)
+    want, ref_device = reference_words_on(fn, points, device)
     r["ref_s"] = round(time.perf_counter() - t0, 3)
+    if ref_device != str(device):
+        r["ref_device"] = ref_device
     r["words"] = int(points[0].numel())
     r["fp_ok"] = words_sha256(want[:n_fp]) == rec["fp_sha256"]
     want_mutant = None
@@ -133,7 +197,7 @@ def check_record(rec, aux, fuzz, device, mutate: set[str], compile_only=False):
         if kind in mutate and MUTATIONS[kind][0] in src:
             if want_mutant is None:
                 b, h, q, kv = points
-                want_mutant = rgc.reference_words(fn, b, h, q ^ 1, kv)
+                want_mutant, _ = reference_words_on(fn, (b, h, q ^ 1, kv), device)
             if bool((want_mutant != want).any()):
                 # Only where the mutation changes the mask: its kernel must
                 # then differ from the reference, and compute the mutated
