@@ -28,11 +28,13 @@ from __future__ import annotations
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
+    I1,
     I32,
     I64,
     IntegerAttr,
     IntegerType,
     Signedness,
+    UnitAttr,
 )
 from xdsl.ir import Dialect, SSAValue
 from xdsl.irdl import (
@@ -41,6 +43,7 @@ from xdsl.irdl import (
     VarConstraint,
     irdl_op_definition,
     operand_def,
+    opt_prop_def,
     prop_def,
     result_def,
     traits_def,
@@ -60,13 +63,15 @@ _Int32 = EqAttrConstraint(IntegerType(32)) | EqAttrConstraint(ui32)
 class ConstantOp(IRDLOperation):
     """
     A constant of a CuTe type, printed `cutlass.Uint32(k)` (the all-ones word
-    as `cutlass.Uint32(0xFFFFFFFF)`) or `cutlass.Int32(k)`.
+    as `cutlass.Uint32(0xFFFFFFFF)`, a `hex` one as `cutlass.Uint32(0xaaaaaaaa)`)
+    or `cutlass.Int32(k)`.
 
     Example:
 
     ```mlir
     %ones = cute.constant 4294967295 : ui32
     %zero = cute.constant 0 : ui32
+    %bits = cute.constant 2863311530 : ui32 hex
     ```
     """
 
@@ -74,14 +79,19 @@ class ConstantOp(IRDLOperation):
 
     T: ClassVar = VarConstraint("T", _Int)
     value = prop_def(IntegerAttr.constr(type=T))
+    hex = opt_prop_def(UnitAttr)
+    """print the value in hexadecimal (a bit pattern)"""
     result = result_def(T)
 
     traits = traits_def(Pure(), ConstantLike())
 
-    assembly_format = "$value attr-dict"
+    assembly_format = "$value (`hex` $hex^)? attr-dict"
 
-    def __init__(self, value: int, type: IntegerType = ui32):
-        super().__init__(result_types=[type], properties={"value": IntegerAttr(value, type)})
+    def __init__(self, value: int, type: IntegerType = ui32, *, hex: bool = False):
+        properties: dict = {"value": IntegerAttr(value, type)}
+        if hex:
+            properties["hex"] = UnitAttr()
+        super().__init__(result_types=[type], properties=properties)
 
     @property
     def value_int(self) -> int:
@@ -91,7 +101,8 @@ class ConstantOp(IRDLOperation):
 @irdl_op_definition
 class ToU32Op(IRDLOperation):
     """
-    An Int32 (or Uint32) value as a Uint32 of the same bits, `cutlass.Uint32(x)`.
+    An Int32 (or Uint32) value as a Uint32 of the same bits, an Int64 as its
+    low 32 bits, `cutlass.Uint32(x)`.
 
     Example:
 
@@ -102,7 +113,7 @@ class ToU32Op(IRDLOperation):
 
     name = "cute.to_u32"
 
-    input = operand_def(_Int32)
+    input = operand_def(_Int)
     result = result_def(ui32)
 
     traits = traits_def(Pure())
@@ -111,6 +122,31 @@ class ToU32Op(IRDLOperation):
 
     def __init__(self, input: SSAValue):
         super().__init__(operands=[input], result_types=[ui32])
+
+
+@irdl_op_definition
+class ToI64Op(IRDLOperation):
+    """
+    An Int32 value sign-extended to an Int64, `cutlass.Int64(x)`.
+
+    Example:
+
+    ```mlir
+    %w = cute.to_i64 %x
+    ```
+    """
+
+    name = "cute.to_i64"
+
+    input = operand_def(I32)
+    result = result_def(I64)
+
+    traits = traits_def(Pure())
+
+    assembly_format = "$input attr-dict"
+
+    def __init__(self, input: SSAValue):
+        super().__init__(operands=[input], result_types=[IntegerType(64)])
 
 
 @irdl_op_definition
@@ -370,6 +406,121 @@ class AndOp(_BinaryOp):
 
 
 @irdl_op_definition
+class OrOp(_BinaryOp):
+    """
+    `(lhs | rhs)`.
+
+    Example:
+
+    ```mlir
+    %w = cute.or %a, %b : ui32
+    ```
+    """
+
+    name = "cute.or"
+    SYMBOL: ClassVar[str] = "|"
+
+
+@irdl_op_definition
+class RemOp(_BinaryOp):
+    """
+    `(lhs % rhs)` of runtime Int32/Int64 values: CuTe's `%` truncates (the
+    remainder has the sign of lhs, like C); the divisor is never 0.
+
+    Example:
+
+    ```mlir
+    %r = cute.rem %a, %p : i32
+    ```
+    """
+
+    name = "cute.rem"
+    SYMBOL: ClassVar[str] = "%"
+
+
+@irdl_op_definition
+class LtOp(IRDLOperation):
+    """
+    `(lhs < rhs)`, a Boolean; signed for `i32` and `i64`.
+
+    Example:
+
+    ```mlir
+    %c = cute.lt %a, %b : i32
+    ```
+    """
+
+    name = "cute.lt"
+
+    T: ClassVar = VarConstraint("T", _Int)
+    lhs = operand_def(T)
+    rhs = operand_def(T)
+    result = result_def(I1)
+
+    traits = traits_def(Pure())
+
+    assembly_format = "$lhs `,` $rhs attr-dict `:` type($lhs)"
+
+    def __init__(self, lhs: SSAValue, rhs: SSAValue):
+        super().__init__(operands=[lhs, rhs], result_types=[IntegerType(1)])
+
+
+@irdl_op_definition
+class SelectOp(IRDLOperation):
+    """
+    `a if cond else b` (a module's conditional expression; a self-contained
+    expression's `cutlass.select_`, which evaluates both arms: both are
+    defined everywhere).
+
+    Example:
+
+    ```mlir
+    %v = cute.select %c, %a, %b : i32
+    ```
+    """
+
+    name = "cute.select"
+
+    T: ClassVar = VarConstraint("T", _Int)
+    cond = operand_def(I1)
+    lhs = operand_def(T)
+    rhs = operand_def(T)
+    result = result_def(T)
+
+    traits = traits_def(Pure())
+
+    assembly_format = "$cond `,` $lhs `,` $rhs attr-dict `:` type($result)"
+
+    def __init__(self, cond: SSAValue, lhs: SSAValue, rhs: SSAValue):
+        super().__init__(operands=[cond, lhs, rhs], result_types=[lhs.type])
+
+
+@irdl_op_definition
+class ToI32Op(IRDLOperation):
+    """
+    An Int64 value truncated to an Int32, `cutlass.Int32(x)`.
+
+    Example:
+
+    ```mlir
+    %x = cute.to_i32 %w
+    ```
+    """
+
+    name = "cute.to_i32"
+
+    input = operand_def(I64)
+    result = result_def(I32)
+
+    traits = traits_def(Pure())
+
+    assembly_format = "$input attr-dict"
+
+    def __init__(self, input: SSAValue):
+        super().__init__(operands=[input], result_types=[IntegerType(32)])
+
+
+@irdl_op_definition
 class LanesOp(IRDLOperation):
     """
     The lane set of a keep word: lane L is in it iff bit L is set.
@@ -399,6 +550,8 @@ Cute = Dialect(
     [
         ConstantOp,
         ToU32Op,
+        ToI64Op,
+        ToI32Op,
         SatU32Op,
         NegI32Op,
         NegI64Op,
@@ -410,6 +563,10 @@ Cute = Dialect(
         MaxOp,
         MinOp,
         AndOp,
+        OrOp,
+        RemOp,
+        LtOp,
+        SelectOp,
         LanesOp,
     ],
     [],

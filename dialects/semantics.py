@@ -363,6 +363,10 @@ class CuteSemantics(InterpreterFunctions):
     def run_to_u32(self, interpreter, op, args):
         return (torch.remainder(_int(args[0]), _U32),)
 
+    @impl(cute.ToI64Op)
+    def run_to_i64(self, interpreter, op, args):
+        return (_int(args[0]),)
+
     @impl(cute.SatU32Op)
     def run_sat_u32(self, interpreter, op, args):
         return (_helper("sat_u32")(_int(args[0])),)
@@ -406,6 +410,26 @@ class CuteSemantics(InterpreterFunctions):
     @impl(cute.AndOp)
     def run_and(self, interpreter, op, args):
         return (_value(torch.bitwise_and(args[0], args[1]), op.result.type),)
+
+    @impl(cute.OrOp)
+    def run_or(self, interpreter, op, args):
+        return (_value(torch.bitwise_or(args[0], args[1]), op.result.type),)
+
+    @impl(cute.RemOp)
+    def run_rem(self, interpreter, op, args):
+        return (_value(torch.fmod(args[0], args[1]), op.result.type),)
+
+    @impl(cute.LtOp)
+    def run_lt(self, interpreter, op, args):
+        return (args[0] < args[1],)
+
+    @impl(cute.SelectOp)
+    def run_select(self, interpreter, op, args):
+        return (torch.where(args[0], args[1], args[2]),)
+
+    @impl(cute.ToI32Op)
+    def run_to_i32(self, interpreter, op, args):
+        return (wrap(_int(args[0]), 32),)
 
     @impl(cute.LanesOp)
     def run_lanes(self, interpreter, op, args):

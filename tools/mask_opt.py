@@ -9,7 +9,7 @@ dialects, passes and targets.
     mask-opt in.mlir -p pack-mask --print-ir-after-all --time-passes
 
 Dialects: builtin, arith, mask, interval, cute. Passes: canonicalize, cse, dce,
-lane-affine, fold-intervals, simplify-intervals, lower-interval-bounds,
+lane-affine, fold-intervals, simplify-intervals, lower-interval-bounds, interval-to-cute,
 pack-mask. Targets: mlir,
 cute. A `.py` input (`FILE.py:FUNCTION`, FUNCTION defaulting to `mask_mod`)
 is traced like inductor does and, without `-p`, packed with `pack-mask`.
