@@ -162,6 +162,7 @@ mask.func @periodic_signed_phase window {
 
 // -----
 
+// causal: A prefix whose bound is the shift amount A = max(31 - (q - kv), 0): shr_u32(ONES, min(A, 32)), the clamp kept (FA4 compiles it smallest).
 mask.func @causal window {
 ^bb0(%b: i32, %h: i32, %q_idx: i32, %kv_idx: i32):
   %0 = arith.subi %q_idx, %kv_idx : i32
@@ -187,6 +188,7 @@ mask.func @causal window {
 
 // -----
 
+// sliding_window_100: An affine causal end with lower_start: base = max(q - 100, kv), lo = base - kv, bmsk(lo, max(q + 1, base) - base) in Uint32.
 mask.func @sliding_window_100 window {
 ^bb0(%b: i32, %h: i32, %q_idx: i32, %kv_idx: i32):
   %0 = arith.subi %q_idx, %kv_idx : i32
@@ -224,6 +226,7 @@ mask.func @sliding_window_100 window {
 
 // -----
 
+// bottom_right_causal: A guarded prefix whose width may pass 2^31 - 1: a right shift by the unsigned amount max(kv + h, 2^31 - 32) - (2^31 - 32), h named.
 mask.func @bottom_right_causal window {
 ^bb0(%b: i32, %h: i32, %q_idx: i32, %kv_idx: i32):
   %0 = arith.constant 768 : i32
@@ -262,6 +265,7 @@ mask.func @bottom_right_causal window {
 
 // -----
 
+// bottom_right_window_256: guarded_lower_start: base = max(Uint32(X) + k, Uint32(kv)) for a lower bound min(X - kv, c) + k.
 mask.func @bottom_right_window_256 window {
 ^bb0(%b: i32, %h: i32, %q_idx: i32, %kv_idx: i32):
   %0 = arith.subi %q_idx, %kv_idx : i32
@@ -299,6 +303,7 @@ mask.func @bottom_right_window_256 window {
 
 // -----
 
+// doc_start_causal_i64: wide_lower_start: base = max(sat_u32(start), Uint32(kv)) for an i64 start.
 mask.func @doc_start_causal_i64 window {
 ^bb0(%b: i32, %h: i32, %q_idx: i32, %kv_idx: i32, %doc_ids: tensor<1056xi64>, %starts: tensor<8xi64>):
   %index = mask.load %doc_ids[%q_idx] : tensor<1056xi64>[i32] -> i64
@@ -344,6 +349,7 @@ mask.func @doc_start_causal_i64 window {
 
 // -----
 
+// symmetric_window_40: An affine end whose lower bound has no start form: lo = max(lo, 0) named, base = Uint32(y) + Uint32(lo).
 mask.func @symmetric_window_40 window {
 ^bb0(%b: i32, %h: i32, %q_idx: i32, %kv_idx: i32):
   %0 = arith.subi %q_idx, %kv_idx : i32
@@ -391,6 +397,7 @@ mask.func @symmetric_window_40 window {
 
 // -----
 
+// prefix_lm_77: an affine prefix whose top is max(q + 1, 77): bmsk(0, max(max(Uint32(q) + 1, 77), Uint32(kv)) - Uint32(kv)), the constant never a left operand.
 mask.func @prefix_lm_77 window {
 ^bb0(%b: i32, %h: i32, %q_idx: i32, %kv_idx: i32):
   %0 = arith.subi %q_idx, %kv_idx : i32
@@ -425,6 +432,7 @@ mask.func @prefix_lm_77 window {
 
 // -----
 
+// chunked_causal_96: An affine end with a chunk start (lower_start through the chunk's clamp).
 mask.func @chunked_causal_96 window {
 ^bb0(%b: i32, %h: i32, %q_idx: i32, %kv_idx: i32):
   %0 = arith.constant 96 : i32
@@ -461,6 +469,7 @@ mask.func @chunked_causal_96 window {
 
 // -----
 
+// odd_kv: A periodic set whose phase is in range: no reduction, the pattern's halves in hex.
 mask.func @odd_kv window {
 ^bb0(%b: i32, %h: i32, %q_idx: i32, %kv_idx: i32):
   %0 = interval.periodic %kv_idx period 2 residues 2 : i32
@@ -484,6 +493,7 @@ mask.func @odd_kv window {
 
 // -----
 
+// kv_mod5_lt2: A periodic set of a non-negative phase: ph = phase % P, named.
 mask.func @kv_mod5_lt2 window {
 ^bb0(%b: i32, %h: i32, %q_idx: i32, %kv_idx: i32):
   %0 = interval.periodic %kv_idx period 5 residues 3 : i32
@@ -507,6 +517,7 @@ mask.func @kv_mod5_lt2 window {
 
 // -----
 
+// dilated_sliding_window_64_d2: A window intersected with a periodic set: both lowered, the intersection stays.
 mask.func @dilated_sliding_window_64_d2 window {
 ^bb0(%b: i32, %h: i32, %q_idx: i32, %kv_idx: i32):
   %0 = arith.subi %q_idx, %kv_idx : i32
