@@ -356,6 +356,22 @@ class SubOp(_BinaryOp):
 
 
 @irdl_op_definition
+class MulOp(_BinaryOp):
+    """
+    `(lhs * rhs)`.
+
+    Example:
+
+    ```mlir
+    %p = cute.mul %a, %c : i32
+    ```
+    """
+
+    name = "cute.mul"
+    SYMBOL: ClassVar[str] = "*"
+
+
+@irdl_op_definition
 class MaxOp(_BinaryOp):
     """
     `max(lhs, rhs)`, unsigned for `ui32` (the DSL compares by the left
@@ -466,16 +482,46 @@ class LtOp(IRDLOperation):
 
 
 @irdl_op_definition
+class GeOp(IRDLOperation):
+    """
+    `(lhs >= rhs)`, a Boolean; signed for `i32` and `i64`.
+
+    Example:
+
+    ```mlir
+    %c = cute.ge %a, %b : i32
+    ```
+    """
+
+    name = "cute.ge"
+
+    T: ClassVar = VarConstraint("T", _Int)
+    lhs = operand_def(T)
+    rhs = operand_def(T)
+    result = result_def(I1)
+
+    traits = traits_def(Pure())
+
+    assembly_format = "$lhs `,` $rhs attr-dict `:` type($lhs)"
+
+    def __init__(self, lhs: SSAValue, rhs: SSAValue):
+        super().__init__(operands=[lhs, rhs], result_types=[IntegerType(1)])
+
+
+@irdl_op_definition
 class SelectOp(IRDLOperation):
     """
     `a if cond else b` (a module's conditional expression; a self-contained
     expression's `cutlass.select_`, which evaluates both arms: both are
-    defined everywhere).
+    defined everywhere). `eager`: `cutlass.select_` in a module too (a chain
+    of selects compiles in linear time, a chain of conditional expressions
+    did not).
 
     Example:
 
     ```mlir
     %v = cute.select %c, %a, %b : i32
+    %w = cute.select %c, %x, %y eager : ui32
     ```
     """
 
@@ -485,14 +531,19 @@ class SelectOp(IRDLOperation):
     cond = operand_def(I1)
     lhs = operand_def(T)
     rhs = operand_def(T)
+    eager = opt_prop_def(UnitAttr)
     result = result_def(T)
 
     traits = traits_def(Pure())
 
-    assembly_format = "$cond `,` $lhs `,` $rhs attr-dict `:` type($result)"
+    assembly_format = "$cond `,` $lhs `,` $rhs (`eager` $eager^)? attr-dict `:` type($result)"
 
-    def __init__(self, cond: SSAValue, lhs: SSAValue, rhs: SSAValue):
-        super().__init__(operands=[cond, lhs, rhs], result_types=[lhs.type])
+    def __init__(self, cond: SSAValue, lhs: SSAValue, rhs: SSAValue, *, eager: bool = False):
+        super().__init__(
+            operands=[cond, lhs, rhs],
+            result_types=[lhs.type],
+            properties={"eager": UnitAttr()} if eager else {},
+        )
 
 
 @irdl_op_definition
@@ -560,12 +611,14 @@ Cute = Dialect(
         BmskOp,
         AddOp,
         SubOp,
+        MulOp,
         MaxOp,
         MinOp,
         AndOp,
         OrOp,
         RemOp,
         LtOp,
+        GeOp,
         SelectOp,
         LanesOp,
     ],

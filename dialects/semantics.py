@@ -399,6 +399,10 @@ class CuteSemantics(InterpreterFunctions):
     def run_sub(self, interpreter, op, args):
         return (_value(args[0] - args[1], op.result.type),)
 
+    @impl(cute.MulOp)
+    def run_mul(self, interpreter, op, args):
+        return (_value(args[0] * args[1], op.result.type),)
+
     @impl(cute.MaxOp)
     def run_max(self, interpreter, op, args):
         return (torch.maximum(args[0], args[1]),)
@@ -422,6 +426,10 @@ class CuteSemantics(InterpreterFunctions):
     @impl(cute.LtOp)
     def run_lt(self, interpreter, op, args):
         return (args[0] < args[1],)
+
+    @impl(cute.GeOp)
+    def run_ge(self, interpreter, op, args):
+        return (args[0] >= args[1],)
 
     @impl(cute.SelectOp)
     def run_select(self, interpreter, op, args):

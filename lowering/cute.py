@@ -405,7 +405,8 @@ class _FunctionPrinter:
             case interval.PeriodicOp():
                 raise CuteEmitError("interval.periodic phase must be i32 or i64")
             case interval.TableOp():
-                return self.shifted_table_word([op])
+                # tables of an i32 shift are lowered to `cute.lanes` before printing
+                raise CuteEmitError("interval.table shift must be an i32 that fits i32")
             case interval.FullOp():
                 return ONES
             case interval.EmptyOp():
@@ -736,7 +737,7 @@ class _FunctionPrinter:
         """
         op = v.owner
         assert isinstance(op, Operation)
-        bound = isinstance(op, cute.LanesOp) or v.name_hint is not None
+        bound = v.name_hint is not None
         if not self.inline:
             self.print_cute_operands(op)
         text = self.cute_expr(op)
@@ -801,14 +802,22 @@ class _FunctionPrinter:
                 return self.call_helper("bmsk_u32", e(op.pos), e(op.width))
             case cute.MaxOp() | cute.MinOp():
                 return f"{op.SYMBOL}({e(op.lhs)}, {e(op.rhs)})"
-            case cute.AddOp() | cute.SubOp() | cute.AndOp() | cute.OrOp() | cute.RemOp():
+            case cute.AddOp() | cute.SubOp() | cute.MulOp() | cute.AndOp() | cute.OrOp() | cute.RemOp():
                 return f"({e(op.lhs)} {op.SYMBOL} {e(op.rhs)})"
             case cute.LtOp():
                 return f"({e(op.lhs)} < {e(op.rhs)})"
+            case cute.GeOp():
+                return f"({e(op.lhs)} >= {e(op.rhs)})"
             case cute.SelectOp():
                 t = op.result.type
                 name = "cutlass.Uint32" if t == cute.ui32 else ctype(t)
-                return self.ternary(e(op.cond), e(op.lhs), e(op.rhs), name)
+                c = op.cond.owner
+                if isinstance(c, (cute.LtOp, cute.GeOp)) and op.cond.name_hint is None:
+                    # a whole argument: no brackets needed
+                    cond = f"{e(c.lhs)} {'<' if isinstance(c, cute.LtOp) else '>='} {e(c.rhs)}"
+                else:
+                    cond = e(op.cond)
+                return self.ternary(cond, e(op.lhs), e(op.rhs), name, select=op.eager is not None)
             case cute.ToI32Op():
                 return f"cutlass.Int32({e(op.input)})"
             case cute.LanesOp():
@@ -917,93 +926,9 @@ class _FunctionPrinter:
         return self.ternary(cond, f"{r} + {d}", r, t)
 
     def intersect_word(self, op: interval.IntersectOp) -> str:
-        """The AND of the operands' words; table sets with the same shift are
-        ANDed before they are shifted (their clips are the same lanes)."""
-        parts: list[str] = []
-        groups: dict[SSAValue, list[interval.TableOp]] = {}
-        for s in op.sets:
-            t = s.owner
-            if isinstance(t, interval.TableOp) and s not in self.ctx.names:
-                groups.setdefault(t.shift, []).append(t)
-        done: set[SSAValue] = set()
-        for s in op.sets:
-            t = s.owner
-            if isinstance(t, interval.TableOp) and t.shift in groups:
-                if t.shift not in done:
-                    done.add(t.shift)
-                    parts.append(self.shifted_table_word(groups[t.shift]))
-                continue
-            parts.append(self.expr(s))
-        return "(" + " & ".join(parts) + ")"
-
-    def table_bits(self, op: interval.TableOp) -> str:
-        """
-        The unshifted word of a table set: bit r iff `table[r] <= t` (`> t`).
-        The sets of `<= t` only change at the table's distinct values
-        v1 < ... < vn: a chain of selects on `t >= vi`, dropping the values
-        that the range of t decides.
-        """
-        table = op.table_values
-        full = (1 << LANES) - 1
-        r = self.ranges.of(op.t)
-        t = self.expr(op.t)
-        ct = ctype(op.t.type)
-        word = 0  # the set for t below every table value
-        chain: list[tuple[int, int]] = []  # (v, set for t >= v), ascending
-        for v in sorted(set(table)):
-            le = sum(1 << i for i, x in enumerate(table) if x <= v)
-            if v <= r.lo:
-                word, chain = le, []  # t >= v on the whole domain
-            elif v <= r.hi:
-                chain.append((v, le))
-
-        def word_of(le: int) -> str:
-            return f"cutlass.Uint32({(full & ~le) if op.is_gt else le:#x})"
-
-        expr = word_of(word)
-        for v, le in chain:
-            expr = self.ternary(f"{t} >= {ct}({v})", word_of(le), expr, "cutlass.Uint32", select=True)
-        return expr
-
-    def shifted_table_word(self, ops: list[interval.TableOp]) -> str:
-        """
-        The keep word of the intersection of table sets of one shift s: the
-        AND of their unshifted words M, lane L being entry L + s, so M >> s
-        for s >= 0 and M << -s for s < 0 (`utils.shr_u32`/`shl_u32`: amounts
-        >= 32 give 0, as no entry lies in [0, 32) then).
-        """
-        bits = [self.table_bits(op) for op in ops]
-        word = bits[0] if len(bits) == 1 else "(" + " & ".join(bits) + ")"
-        if not self.inline and len(ops) > 1:
-            name = self.ctx.fresh("tbl")
-            self.ctx.line(f"{name} = {word}")
-            word = name
-        shift = ops[0].shift
-        c = const_evaluate_operand(shift)
-        sr = self.ranges.of(shift)
-        if c == 0:
-            return word
-        if not sr.within(Range(-(2**31), 2**31 - 1)):
-            raise CuteEmitError("interval.table shift must fit i32")
-        if shift.type != i32:
-            raise CuteEmitError("interval.table shift must be i32")
-        if sr.lo >= 0:
-            return f"utils.shr_u32({word}, cutlass.Uint32({self.expr(shift)}))"
-        if sr.hi <= 0:
-            neg = self.negation(shift, wraps=sr.lo <= -(2**31))
-            return f"utils.shl_u32({word}, cutlass.Uint32({neg}))"
-        if not self.inline and not word.isidentifier() and not re.fullmatch(r"cutlass\.Uint32\(0x[0-9a-f]+\)", word):
-            name = self.ctx.fresh("tbl")
-            self.ctx.line(f"{name} = {word}")
-            word = name
-        x = self.expr(shift)
-        neg = self.negation(shift, wraps=sr.lo <= -(2**31))
-        return self.ternary(
-            f"{x} >= cutlass.Int32(0)",
-            f"utils.shr_u32({word}, cutlass.Uint32({x}))",
-            f"utils.shl_u32({word}, cutlass.Uint32({neg}))",
-            "cutlass.Uint32",
-        )
+        """The AND of the operands' words (`interval-to-cute` has grouped
+        table sets of one shift into one word)."""
+        return "(" + " & ".join(self.expr(s) for s in op.sets) + ")"
 
     # Statements -----------------------------------------------------------
 
@@ -1106,7 +1031,7 @@ def lowered_function(func: mask.FuncOp) -> mask.FuncOp:
     and its runs' word forms chosen (`interval-to-cute`). Both targets print
     this IR."""
     ops = func.body.block.ops
-    if not any(isinstance(op, (interval.BoundOp, interval.RangeOp, interval.PeriodicOp)) for op in ops):
+    if not any(isinstance(op, (interval.BoundOp, interval.RangeOp, interval.PeriodicOp, interval.TableOp)) for op in ops):
         return func
     from maskopt.lowering.interval_bounds import lower_function
 

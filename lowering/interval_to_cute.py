@@ -632,22 +632,210 @@ def periodic_word(self: _RunLowering, op: interval.PeriodicOp) -> SSAValue:
     return self.binary(cute.OrOp, low, high)
 
 
-def _lowerable(op: Operation) -> bool:
+def negation(self: _RunLowering, x: SSAValue, wraps: bool) -> SSAValue:
+    """
+    `-x` of an i32 or i64 `x` with no bare negation (`PTXAS_NEGATION` in
+    maskopt.lowering.cute): pushed into `x` where value ranges show that
+    this changes no value (`pushed_negation`), else `cute.neg_i32` /
+    `cute.neg_i64` (wrapping, like torch's, where `wraps`). A truncated
+    clamp, whose negation the printer narrows, stays an arith `0 - x` for the
+    printer's expression-level choices.
+    """
+    if not wraps and isinstance(x.owner, arith.TruncIOp):
+        neg = arith.SubiOp(self.op(arith.ConstantOp.from_int_and_width(0, x.type)), x)
+        return self.op(neg)
+    pushed = None if wraps else pushed_negation(self, x)
+    if pushed is not None:
+        return pushed
+    return self.op(cute.NegI32Op(x) if x.type == i32 else cute.NegI64Op(x))
+
+
+def pushed_negation(self: _RunLowering, x: SSAValue, depth: int = 0) -> SSAValue | None:
+    """
+    `-x` as cute ops with no bare negation, or None (see `negation`): pushed
+    through `-`, `+` and `*` by a constant, and through min/max (`-min(a, b)`
+    is `max(-a, -b)`), truncation and sign extension, where value ranges show
+    that no value on the way may wrap. (The printer's `pushed_negation` makes
+    the same choices for the negations of arith values it prints.)
+    """
+    ranges = self.ranges
+    op = x.owner
+    t = x.type
+    if (
+        depth > 6
+        or const_evaluate_operand(x) is not None
+        or not isinstance(op, Operation)
+        or not isinstance(t, IntegerType)
+        or t.width.data not in (32, 64)
+        or ranges.of(x).lo <= -(2 ** (t.width.data - 1))
+        or ranges.may_wrap(op)
+    ):
+        return None
+
+    def neg(v: SSAValue) -> SSAValue | None:
+        c = const_evaluate_operand(v)
+        if c is not None:
+            return None if c == -(2 ** (v.type.width.data - 1)) else self.const(-c, v.type)
+        return pushed_negation(self, v, depth + 1)
+
+    match op:
+        case arith.SubiOp():
+            if const_evaluate_operand(op.lhs) == 0:
+                return op.rhs  # -(0 - b) = b
+            return self.binary(cute.SubOp, op.rhs, op.lhs)
+        case arith.MuliOp():
+            for a, c in ((op.lhs, op.rhs), (op.rhs, op.lhs)):
+                k = const_evaluate_operand(c)
+                if k == -1:
+                    return a
+                if k is not None and (nk := neg(c)) is not None:
+                    return self.binary(cute.MulOp, a, nk)
+        case arith.AddiOp():
+            for a, b in ((op.lhs, op.rhs), (op.rhs, op.lhs)):
+                if const_evaluate_operand(b) is not None and (nb := neg(b)) is not None:
+                    return self.binary(cute.SubOp, nb, a)  # -(a + c) = (-c) - a
+            for a, b in ((op.lhs, op.rhs), (op.rhs, op.lhs)):
+                if (na := neg(a)) is not None:
+                    return self.binary(cute.SubOp, na, b)  # -(a + b) = (-a) - b
+        case arith.MinSIOp() | arith.MaxSIOp():
+            na, nb = neg(op.lhs), neg(op.rhs)
+            if na is not None and nb is not None:
+                return self.binary(cute.MaxOp if isinstance(op, arith.MinSIOp) else cute.MinOp, na, nb)
+        case arith.TruncIOp():
+            inner = neg(op.input)
+            if inner is not None:
+                return self.op(cute.ToI32Op(inner))
+        case arith.ExtSIOp():
+            inner = neg(op.input)
+            if inner is not None:
+                return self.op(cute.ToI64Op(inner))
+    return None
+
+
+def table_bits(self: _RunLowering, op: interval.TableOp) -> SSAValue:
+    """
+    The unshifted word of a table set: bit r iff `table[r] <= t` (`> t`).
+    The sets of `<= t` only change at the table's distinct values
+    v1 < ... < vn: a chain of (eager) selects on `t >= vi`, dropping the
+    values that the range of t decides.
+    """
+    table = op.table_values
+    full = (1 << LANES) - 1
+    r = self.ranges.of(op.t)
+    word = 0  # the set for t below every table value
+    chain: list[tuple[int, int]] = []  # (v, set for t >= v), ascending
+    for v in sorted(set(table)):
+        le = sum(1 << i for i, x in enumerate(table) if x <= v)
+        if v <= r.lo:
+            word, chain = le, []  # t >= v on the whole domain
+        elif v <= r.hi:
+            chain.append((v, le))
+
+    def word_of(le: int) -> SSAValue:
+        return self.op(cute.ConstantOp((full & ~le) if op.is_gt else le, cute.ui32, hex=True))
+
+    bits = word_of(word)
+    for v, le in chain:
+        cond = self.op(cute.GeOp(op.t, self.const(v, op.t.type)))
+        bits = self.op(cute.SelectOp(cond, word_of(le), bits, eager=True))
+    return bits
+
+
+def _table_shift_ok(ranges: ValueRanges, op: interval.TableOp) -> bool:
+    if const_evaluate_operand(op.shift) == 0:
+        return True
+    return op.shift.type == i32 and ranges.of(op.shift).within(Range(-(2**31), 2**31 - 1))
+
+
+def shifted_table_word(self: _RunLowering, ops: list[interval.TableOp]) -> SSAValue:
+    """
+    The keep word of the intersection of table sets of one shift s: the AND
+    of their unshifted words M (named `tbl` when there are several), lane L
+    being entry L + s, so M >> s for s >= 0 and M << -s for s < 0 (amounts
+    >= 32 give 0, as no entry lies in [0, 32) then); a shift of either sign
+    selects between the two.
+    """
+    bits = [table_bits(self, op) for op in ops]
+    word = bits[0]
+    for b in bits[1:]:
+        word = self.binary(cute.AndOp, word, b)
+    if len(ops) > 1:
+        word.name_hint = "tbl"
+    shift = ops[0].shift
+    if const_evaluate_operand(shift) == 0:
+        return word
+    sr = self.ranges.of(shift)
+    if sr.lo >= 0:
+        return self.op(cute.ShrU32Op(word, shift))
+    if sr.hi <= 0:
+        return self.op(cute.ShlU32Op(word, negation(self, shift, wraps=sr.lo <= -(2**31))))
+    if word.name_hint is None and not isinstance(word.owner, cute.ConstantOp):
+        word.name_hint = "tbl"
+    cond = self.op(cute.GeOp(shift, self.const(0)))
+    right = self.op(cute.ShrU32Op(word, shift))
+    left = self.op(cute.ShlU32Op(word, negation(self, shift, wraps=sr.lo <= -(2**31))))
+    return self.op(cute.SelectOp(cond, right, left))
+
+
+def lower_intersections(func: mask.FuncOp, ranges: ValueRanges) -> None:
+    """Table sets of one shift in an `interval.intersect` become one word:
+    their unshifted words are ANDed before the shift (their clips are the
+    same lanes)."""
+    for op in list(func.body.block.ops):
+        if not isinstance(op, interval.IntersectOp):
+            continue
+        groups: dict[SSAValue, list[interval.TableOp]] = {}
+        for s in op.sets:
+            t = s.owner
+            if isinstance(t, interval.TableOp) and _table_shift_ok(ranges, t):
+                groups.setdefault(t.shift, []).append(t)
+        if not groups:
+            continue
+        lowering = _RunLowering(ranges, op)
+        sets: list[SSAValue] = []
+        done: set[SSAValue] = set()
+        for s in op.sets:
+            t = s.owner
+            if isinstance(t, interval.TableOp) and t.shift in groups:
+                if t.shift not in done:
+                    done.add(t.shift)
+                    sets.append(lowering.op(cute.LanesOp(shifted_table_word(lowering, groups[t.shift]))))
+                continue
+            sets.append(s)
+        new = interval.IntersectOp(sets)
+        new.result.name_hint = op.result.name_hint
+        Rewriter.replace_op(op, new)
+
+
+def _lowerable(op: Operation, ranges: ValueRanges) -> bool:
     if isinstance(op, interval.RangeOp):
         return op.lo.type == i32
+    if isinstance(op, interval.TableOp):
+        return _table_shift_ok(ranges, op)
     return isinstance(op, interval.PeriodicOp) and op.phase.type in (i32, IntegerType(64))
 
 
 def lower_runs(func: mask.FuncOp) -> None:
-    """Rewrite every i32 `interval.range` and every `interval.periodic` of
-    `func` into `cute.lanes` of its word."""
+    """Rewrite every i32 `interval.range`, every `interval.periodic` and every
+    `interval.table` (of an i32 shift) of `func` into `cute.lanes` of its
+    word; table sets of one shift in an intersection share one word."""
     ranges = ValueRanges(func)
-    runs = [op for op in func.body.block.ops if _lowerable(op)]
+    runs = [op for op in func.body.block.ops if _lowerable(op, ranges)]
+    lower_intersections(func, ranges)
     for op in runs:
+        if op.results[0].uses.get_length() == 0:
+            Rewriter.erase_op(op)  # a table grouped into its intersection
+            continue
         lowering = _RunLowering(ranges, op)
-        word = lowering.word(op) if isinstance(op, interval.RangeOp) else periodic_word(lowering, op)
+        if isinstance(op, interval.RangeOp):
+            word = lowering.word(op)
+        elif isinstance(op, interval.PeriodicOp):
+            word = periodic_word(lowering, op)
+        else:
+            word = shifted_table_word(lowering, [op])
         lanes = cute.LanesOp(word)
-        lanes.result.name_hint = op.result.name_hint
+        # named like the set it replaces (the printer binds a run's word)
+        lanes.result.name_hint = op.results[0].name_hint or "v"
         Rewriter.replace_op(op, lanes)
 
 

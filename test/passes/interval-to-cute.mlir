@@ -2,7 +2,9 @@
 
 // interval-to-cute chooses the CuTe word form of every i32 lane run: each
 // `interval.range` becomes `cute.lanes` of a word built from `cute` ops,
-// making the choices the CuTe printer used to make (one function per form).
+// making the choices the CuTe printer used to make (one function per form);
+// `interval.periodic` and `interval.table` sets likewise, table sets of one
+// shift in an intersection sharing one word.
 // The named values (%lo, %base, %h) are the ones the module printer binds.
 // The corpus functions are pack-mask's output for the corpus case of that name.
 
@@ -162,6 +164,176 @@ mask.func @periodic_signed_phase window {
 
 // -----
 
+// Table sets of one non-negative shift in an intersection: their unshifted
+// words (eager select chains on t >= v) ANDed, named tbl, then shifted right.
+mask.func @tables_one_shift window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %s : tensor<4xi32>):
+  %c7 = arith.constant 7 : i32
+  %x = arith.andi %kv, %c7 : i32
+  %t = mask.load %s[%b] : tensor<4xi32>[i32] -> i32
+  %c2 = arith.constant 2 : i32
+  %a = interval.table %x, %t table [0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7] : i32, i32
+  %g = interval.table %x, %c2 gt table [0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7] : i32, i32
+  %i = interval.intersect %a, %g
+  %w = interval.keep_word %i : i32
+  mask.yield %w : i32
+}
+
+// CHECK-LABEL: mask.func @tables_one_shift
+// CHECK:       %[[V0:.*]] = cute.constant 0 : ui32 hex
+// CHECK-NEXT:  %[[V1:.*]] = cute.constant 0 : i32
+// CHECK-NEXT:  %[[V2:.*]] = cute.ge %{{.*}}, %[[V1]] : i32
+// CHECK-NEXT:  %[[V3:.*]] = cute.constant 16843009 : ui32 hex
+// CHECK-NEXT:  %[[V4:.*]] = cute.select %[[V2]], %[[V3]], %[[V0]] eager : ui32
+// CHECK-NEXT:  %[[V5:.*]] = cute.constant 1 : i32
+// CHECK-NEXT:  %[[V6:.*]] = cute.ge %{{.*}}, %[[V5]] : i32
+// CHECK-NEXT:  %[[V7:.*]] = cute.constant 50529027 : ui32 hex
+// CHECK-NEXT:  %[[V8:.*]] = cute.select %[[V6]], %[[V7]], %[[V4]] eager : ui32
+// CHECK-NEXT:  %[[V9:.*]] = cute.constant 2 : i32
+// CHECK-NEXT:  %[[V10:.*]] = cute.ge %{{.*}}, %[[V9]] : i32
+// CHECK-NEXT:  %[[V11:.*]] = cute.constant 117901063 : ui32 hex
+// CHECK-NEXT:  %[[V12:.*]] = cute.select %[[V10]], %[[V11]], %[[V8]] eager : ui32
+// CHECK-NEXT:  %[[V13:.*]] = cute.constant 3 : i32
+// CHECK-NEXT:  %[[V14:.*]] = cute.ge %{{.*}}, %[[V13]] : i32
+// CHECK-NEXT:  %[[V15:.*]] = cute.constant 252645135 : ui32 hex
+// CHECK-NEXT:  %[[V16:.*]] = cute.select %[[V14]], %[[V15]], %[[V12]] eager : ui32
+// CHECK-NEXT:  %[[V17:.*]] = cute.constant 4 : i32
+// CHECK-NEXT:  %[[V18:.*]] = cute.ge %{{.*}}, %[[V17]] : i32
+// CHECK-NEXT:  %[[V19:.*]] = cute.constant 522133279 : ui32 hex
+// CHECK-NEXT:  %[[V20:.*]] = cute.select %[[V18]], %[[V19]], %[[V16]] eager : ui32
+// CHECK-NEXT:  %[[V21:.*]] = cute.constant 5 : i32
+// CHECK-NEXT:  %[[V22:.*]] = cute.ge %{{.*}}, %[[V21]] : i32
+// CHECK-NEXT:  %[[V23:.*]] = cute.constant 1061109567 : ui32 hex
+// CHECK-NEXT:  %[[V24:.*]] = cute.select %[[V22]], %[[V23]], %[[V20]] eager : ui32
+// CHECK-NEXT:  %[[V25:.*]] = cute.constant 6 : i32
+// CHECK-NEXT:  %[[V26:.*]] = cute.ge %{{.*}}, %[[V25]] : i32
+// CHECK-NEXT:  %[[V27:.*]] = cute.constant 2139062143 : ui32 hex
+// CHECK-NEXT:  %[[V28:.*]] = cute.select %[[V26]], %[[V27]], %[[V24]] eager : ui32
+// CHECK-NEXT:  %[[V29:.*]] = cute.constant 7 : i32
+// CHECK-NEXT:  %[[V30:.*]] = cute.ge %{{.*}}, %[[V29]] : i32
+// CHECK-NEXT:  %[[V31:.*]] = cute.constant 4294967295 : ui32 hex
+// CHECK-NEXT:  %[[V32:.*]] = cute.select %[[V30]], %[[V31]], %[[V28]] eager : ui32
+// CHECK-NEXT:  %[[V33:.*]] = cute.constant 4177066232 : ui32 hex
+// CHECK-NEXT:  %[[TBL:tbl[_0-9]*]] = cute.and %[[V32]], %[[V33]] : ui32
+// CHECK-NEXT:  %[[V34:.*]] = cute.shr_u32 %[[TBL]], %{{.*}} : i32
+// CHECK-NEXT:  %[[V35:.*]] = cute.lanes %[[V34]]
+// CHECK:       %[[W:w[_0-9]*]] = interval.keep_word %{{.*}} : i32
+// CHECK-NEXT:  mask.yield %[[W]] : i32
+
+// -----
+
+// A table whose shift is <= 0: shifted left by the negated shift, the
+// negation pushed into the shift's difference (32 - x for x - 32).
+mask.func @table_negative_shift window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %s : tensor<4xi32>):
+  %c7 = arith.constant 7 : i32
+  %x = arith.andi %kv, %c7 : i32
+  %c32 = arith.constant 32 : i32
+  %sh = arith.subi %x, %c32 : i32
+  %t = mask.load %s[%b] : tensor<4xi32>[i32] -> i32
+  %a = interval.table %sh, %t table [0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7] : i32, i32
+  %w = interval.keep_word %a : i32
+  mask.yield %w : i32
+}
+
+// CHECK-LABEL: mask.func @table_negative_shift
+// CHECK:       %[[V0:.*]] = cute.constant 0 : ui32 hex
+// CHECK-NEXT:  %[[V1:.*]] = cute.constant 0 : i32
+// CHECK-NEXT:  %[[V2:.*]] = cute.ge %{{.*}}, %[[V1]] : i32
+// CHECK-NEXT:  %[[V3:.*]] = cute.constant 16843009 : ui32 hex
+// CHECK-NEXT:  %[[V4:.*]] = cute.select %[[V2]], %[[V3]], %[[V0]] eager : ui32
+// CHECK-NEXT:  %[[V5:.*]] = cute.constant 1 : i32
+// CHECK-NEXT:  %[[V6:.*]] = cute.ge %{{.*}}, %[[V5]] : i32
+// CHECK-NEXT:  %[[V7:.*]] = cute.constant 50529027 : ui32 hex
+// CHECK-NEXT:  %[[V8:.*]] = cute.select %[[V6]], %[[V7]], %[[V4]] eager : ui32
+// CHECK-NEXT:  %[[V9:.*]] = cute.constant 2 : i32
+// CHECK-NEXT:  %[[V10:.*]] = cute.ge %{{.*}}, %[[V9]] : i32
+// CHECK-NEXT:  %[[V11:.*]] = cute.constant 117901063 : ui32 hex
+// CHECK-NEXT:  %[[V12:.*]] = cute.select %[[V10]], %[[V11]], %[[V8]] eager : ui32
+// CHECK-NEXT:  %[[V13:.*]] = cute.constant 3 : i32
+// CHECK-NEXT:  %[[V14:.*]] = cute.ge %{{.*}}, %[[V13]] : i32
+// CHECK-NEXT:  %[[V15:.*]] = cute.constant 252645135 : ui32 hex
+// CHECK-NEXT:  %[[V16:.*]] = cute.select %[[V14]], %[[V15]], %[[V12]] eager : ui32
+// CHECK-NEXT:  %[[V17:.*]] = cute.constant 4 : i32
+// CHECK-NEXT:  %[[V18:.*]] = cute.ge %{{.*}}, %[[V17]] : i32
+// CHECK-NEXT:  %[[V19:.*]] = cute.constant 522133279 : ui32 hex
+// CHECK-NEXT:  %[[V20:.*]] = cute.select %[[V18]], %[[V19]], %[[V16]] eager : ui32
+// CHECK-NEXT:  %[[V21:.*]] = cute.constant 5 : i32
+// CHECK-NEXT:  %[[V22:.*]] = cute.ge %{{.*}}, %[[V21]] : i32
+// CHECK-NEXT:  %[[V23:.*]] = cute.constant 1061109567 : ui32 hex
+// CHECK-NEXT:  %[[V24:.*]] = cute.select %[[V22]], %[[V23]], %[[V20]] eager : ui32
+// CHECK-NEXT:  %[[V25:.*]] = cute.constant 6 : i32
+// CHECK-NEXT:  %[[V26:.*]] = cute.ge %{{.*}}, %[[V25]] : i32
+// CHECK-NEXT:  %[[V27:.*]] = cute.constant 2139062143 : ui32 hex
+// CHECK-NEXT:  %[[V28:.*]] = cute.select %[[V26]], %[[V27]], %[[V24]] eager : ui32
+// CHECK-NEXT:  %[[V29:.*]] = cute.constant 7 : i32
+// CHECK-NEXT:  %[[V30:.*]] = cute.ge %{{.*}}, %[[V29]] : i32
+// CHECK-NEXT:  %[[V31:.*]] = cute.constant 4294967295 : ui32 hex
+// CHECK-NEXT:  %[[V32:.*]] = cute.select %[[V30]], %[[V31]], %[[V28]] eager : ui32
+// CHECK-NEXT:  %[[V33:.*]] = cute.sub %{{.*}}, %{{.*}} : i32
+// CHECK-NEXT:  %[[V34:.*]] = cute.shl_u32 %[[V32]], %[[V33]] : i32
+// CHECK-NEXT:  %[[A:a[_0-9]*]] = cute.lanes %[[V34]]
+// CHECK-NEXT:  %[[W:w[_0-9]*]] = interval.keep_word %[[A]] : i32
+// CHECK-NEXT:  mask.yield %[[W]] : i32
+
+// -----
+
+// A table whose shift may have either sign: a select between the two shifts.
+mask.func @table_either_shift window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %s : tensor<4xi32>):
+  %sh = mask.load %s[%h] : tensor<4xi32>[i32] -> i32
+  %t = mask.load %s[%b] : tensor<4xi32>[i32] -> i32
+  %a = interval.table %sh, %t table [0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7] : i32, i32
+  %w = interval.keep_word %a : i32
+  mask.yield %w : i32
+}
+
+// CHECK-LABEL: mask.func @table_either_shift
+// CHECK:       %[[V0:.*]] = cute.constant 0 : ui32 hex
+// CHECK-NEXT:  %[[V1:.*]] = cute.constant 0 : i32
+// CHECK-NEXT:  %[[V2:.*]] = cute.ge %{{.*}}, %[[V1]] : i32
+// CHECK-NEXT:  %[[V3:.*]] = cute.constant 16843009 : ui32 hex
+// CHECK-NEXT:  %[[V4:.*]] = cute.select %[[V2]], %[[V3]], %[[V0]] eager : ui32
+// CHECK-NEXT:  %[[V5:.*]] = cute.constant 1 : i32
+// CHECK-NEXT:  %[[V6:.*]] = cute.ge %{{.*}}, %[[V5]] : i32
+// CHECK-NEXT:  %[[V7:.*]] = cute.constant 50529027 : ui32 hex
+// CHECK-NEXT:  %[[V8:.*]] = cute.select %[[V6]], %[[V7]], %[[V4]] eager : ui32
+// CHECK-NEXT:  %[[V9:.*]] = cute.constant 2 : i32
+// CHECK-NEXT:  %[[V10:.*]] = cute.ge %{{.*}}, %[[V9]] : i32
+// CHECK-NEXT:  %[[V11:.*]] = cute.constant 117901063 : ui32 hex
+// CHECK-NEXT:  %[[V12:.*]] = cute.select %[[V10]], %[[V11]], %[[V8]] eager : ui32
+// CHECK-NEXT:  %[[V13:.*]] = cute.constant 3 : i32
+// CHECK-NEXT:  %[[V14:.*]] = cute.ge %{{.*}}, %[[V13]] : i32
+// CHECK-NEXT:  %[[V15:.*]] = cute.constant 252645135 : ui32 hex
+// CHECK-NEXT:  %[[V16:.*]] = cute.select %[[V14]], %[[V15]], %[[V12]] eager : ui32
+// CHECK-NEXT:  %[[V17:.*]] = cute.constant 4 : i32
+// CHECK-NEXT:  %[[V18:.*]] = cute.ge %{{.*}}, %[[V17]] : i32
+// CHECK-NEXT:  %[[V19:.*]] = cute.constant 522133279 : ui32 hex
+// CHECK-NEXT:  %[[V20:.*]] = cute.select %[[V18]], %[[V19]], %[[V16]] eager : ui32
+// CHECK-NEXT:  %[[V21:.*]] = cute.constant 5 : i32
+// CHECK-NEXT:  %[[V22:.*]] = cute.ge %{{.*}}, %[[V21]] : i32
+// CHECK-NEXT:  %[[V23:.*]] = cute.constant 1061109567 : ui32 hex
+// CHECK-NEXT:  %[[V24:.*]] = cute.select %[[V22]], %[[V23]], %[[V20]] eager : ui32
+// CHECK-NEXT:  %[[V25:.*]] = cute.constant 6 : i32
+// CHECK-NEXT:  %[[V26:.*]] = cute.ge %{{.*}}, %[[V25]] : i32
+// CHECK-NEXT:  %[[V27:.*]] = cute.constant 2139062143 : ui32 hex
+// CHECK-NEXT:  %[[V28:.*]] = cute.select %[[V26]], %[[V27]], %[[V24]] eager : ui32
+// CHECK-NEXT:  %[[V29:.*]] = cute.constant 7 : i32
+// CHECK-NEXT:  %[[V30:.*]] = cute.ge %{{.*}}, %[[V29]] : i32
+// CHECK-NEXT:  %[[V31:.*]] = cute.constant 4294967295 : ui32 hex
+// CHECK-NEXT:  %[[TBL:tbl[_0-9]*]] = cute.select %[[V30]], %[[V31]], %[[V28]] eager : ui32
+// CHECK-NEXT:  %[[V32:.*]] = cute.constant 0 : i32
+// CHECK-NEXT:  %[[V33:.*]] = cute.ge %{{.*}}, %[[V32]] : i32
+// CHECK-NEXT:  %[[V34:.*]] = cute.shr_u32 %[[TBL]], %{{.*}} : i32
+// CHECK-NEXT:  %[[V35:.*]] = cute.neg_i32 %{{.*}}
+// CHECK-NEXT:  %[[V36:.*]] = cute.shl_u32 %[[TBL]], %[[V35]] : i32
+// CHECK-NEXT:  %[[V37:.*]] = cute.select %[[V33]], %[[V34]], %[[V36]] : ui32
+// CHECK-NEXT:  %[[A:a[_0-9]*]] = cute.lanes %[[V37]]
+// CHECK-NEXT:  %[[W:w[_0-9]*]] = interval.keep_word %[[A]] : i32
+// CHECK-NEXT:  mask.yield %[[W]] : i32
+
+// -----
+
 // causal: A prefix whose bound is the shift amount A = max(31 - (q - kv), 0): shr_u32(ONES, min(A, 32)), the clamp kept (FA4 compiles it smallest).
 mask.func @causal window {
 ^bb0(%b: i32, %h: i32, %q_idx: i32, %kv_idx: i32):
@@ -182,8 +354,8 @@ mask.func @causal window {
 // CHECK-NEXT:  %[[V6:.*]] = cute.min %{{.*}}, %[[V5]] : i32
 // CHECK-NEXT:  %[[V7:.*]] = cute.constant 4294967295 : ui32
 // CHECK-NEXT:  %[[V8:.*]] = cute.shr_u32 %[[V7]], %[[V6]] : i32
-// CHECK-NEXT:  %[[V9:.*]] = cute.lanes %[[V8]]
-// CHECK-NEXT:  %[[KEEP:keep[_0-9]*]] = interval.keep_word %[[V9]] : i32
+// CHECK-NEXT:  %[[V:v[_0-9]*]] = cute.lanes %[[V8]]
+// CHECK-NEXT:  %[[KEEP:keep[_0-9]*]] = interval.keep_word %[[V]] : i32
 // CHECK-NEXT:  mask.yield %[[KEEP]] : i32
 
 // -----
@@ -220,8 +392,8 @@ mask.func @sliding_window_100 window {
 // CHECK-NEXT:  %[[V7:.*]] = cute.max %[[V2]], %[[V6]] : ui32
 // CHECK-NEXT:  %[[V8:.*]] = cute.sub %[[V7]], %[[V6]] : ui32
 // CHECK-NEXT:  %[[V9:.*]] = cute.bmsk %[[V5]], %[[V8]]
-// CHECK-NEXT:  %[[V10:.*]] = cute.lanes %[[V9]]
-// CHECK-NEXT:  %[[KEEP:keep[_0-9]*]] = interval.keep_word %[[V10]] : i32
+// CHECK-NEXT:  %[[V:v[_0-9]*]] = cute.lanes %[[V9]]
+// CHECK-NEXT:  %[[KEEP:keep[_0-9]*]] = interval.keep_word %[[V]] : i32
 // CHECK-NEXT:  mask.yield %[[KEEP]] : i32
 
 // -----
@@ -259,8 +431,8 @@ mask.func @bottom_right_causal window {
 // CHECK-NEXT:  %[[V13:.*]] = cute.sub %[[V12]], %[[V9]] : ui32
 // CHECK-NEXT:  %[[V14:.*]] = cute.constant 4294967295 : ui32
 // CHECK-NEXT:  %[[V15:.*]] = cute.shr_u32 %[[V14]], %[[V13]] : ui32
-// CHECK-NEXT:  %[[V16:.*]] = cute.lanes %[[V15]]
-// CHECK-NEXT:  %[[KEEP:keep[_0-9]*]] = interval.keep_word %[[V16]] : i32
+// CHECK-NEXT:  %[[V:v[_0-9]*]] = cute.lanes %[[V15]]
+// CHECK-NEXT:  %[[KEEP:keep[_0-9]*]] = interval.keep_word %[[V]] : i32
 // CHECK-NEXT:  mask.yield %[[KEEP]] : i32
 
 // -----
@@ -297,8 +469,8 @@ mask.func @bottom_right_window_256 window {
 // CHECK-NEXT:  %[[V8:.*]] = cute.max %[[V2]], %[[BASE]] : ui32
 // CHECK-NEXT:  %[[V9:.*]] = cute.sub %[[V8]], %[[BASE]] : ui32
 // CHECK-NEXT:  %[[V10:.*]] = cute.bmsk %[[LO]], %[[V9]]
-// CHECK-NEXT:  %[[V11:.*]] = cute.lanes %[[V10]]
-// CHECK-NEXT:  %[[KEEP:keep[_0-9]*]] = interval.keep_word %[[V11]] : i32
+// CHECK-NEXT:  %[[V:v[_0-9]*]] = cute.lanes %[[V10]]
+// CHECK-NEXT:  %[[KEEP:keep[_0-9]*]] = interval.keep_word %[[V]] : i32
 // CHECK-NEXT:  mask.yield %[[KEEP]] : i32
 
 // -----
@@ -343,8 +515,8 @@ mask.func @doc_start_causal_i64 window {
 // CHECK-NEXT:  %[[V6:.*]] = cute.max %[[V2]], %[[BASE]] : ui32
 // CHECK-NEXT:  %[[V7:.*]] = cute.sub %[[V6]], %[[BASE]] : ui32
 // CHECK-NEXT:  %[[V8:.*]] = cute.bmsk %[[LO]], %[[V7]]
-// CHECK-NEXT:  %[[V9:.*]] = cute.lanes %[[V8]]
-// CHECK-NEXT:  %[[KEEP:keep[_0-9]*]] = interval.keep_word %[[V9]] : i32
+// CHECK-NEXT:  %[[V:v[_0-9]*]] = cute.lanes %[[V8]]
+// CHECK-NEXT:  %[[KEEP:keep[_0-9]*]] = interval.keep_word %[[V]] : i32
 // CHECK-NEXT:  mask.yield %[[KEEP]] : i32
 
 // -----
@@ -385,13 +557,13 @@ mask.func @symmetric_window_40 window {
 // CHECK-NEXT:  %[[V16:.*]] = cute.max %[[BASE]], %[[V12]] : ui32
 // CHECK-NEXT:  %[[V17:.*]] = cute.sub %[[V16]], %[[BASE]] : ui32
 // CHECK-NEXT:  %[[V18:.*]] = cute.bmsk %[[V15]], %[[V17]]
-// CHECK-NEXT:  %[[V19:.*]] = cute.lanes %[[V18]]
-// CHECK-NEXT:  %[[V20:.*]] = cute.to_u32 %{{.*}} : i32
-// CHECK-NEXT:  %[[V21:.*]] = cute.max %{{.*}}, %{{.*}} : i32
-// CHECK-NEXT:  %[[V22:.*]] = cute.sub %[[V21]], %{{.*}} : i32
-// CHECK-NEXT:  %[[V23:.*]] = cute.to_u32 %[[V22]] : i32
-// CHECK-NEXT:  %[[V24:.*]] = cute.bmsk %[[V20]], %[[V23]]
-// CHECK-NEXT:  %[[V25:.*]] = cute.lanes %[[V24]]
+// CHECK-NEXT:  %[[V:v[_0-9]*]] = cute.lanes %[[V18]]
+// CHECK-NEXT:  %[[V19:.*]] = cute.to_u32 %{{.*}} : i32
+// CHECK-NEXT:  %[[V20:.*]] = cute.max %{{.*}}, %{{.*}} : i32
+// CHECK-NEXT:  %[[V21:.*]] = cute.sub %[[V20]], %{{.*}} : i32
+// CHECK-NEXT:  %[[V22:.*]] = cute.to_u32 %[[V21]] : i32
+// CHECK-NEXT:  %[[V23:.*]] = cute.bmsk %[[V19]], %[[V22]]
+// CHECK-NEXT:  %[[V_1:v[_0-9]*]] = cute.lanes %[[V23]]
 // CHECK:       %[[KEEP:keep[_0-9]*]] = interval.keep_word %{{.*}} : i32
 // CHECK-NEXT:  mask.yield %[[KEEP]] : i32
 
@@ -426,8 +598,8 @@ mask.func @prefix_lm_77 window {
 // CHECK-NEXT:  %[[V7:.*]] = cute.max %[[V4]], %[[V5]] : ui32
 // CHECK-NEXT:  %[[V8:.*]] = cute.sub %[[V7]], %[[V5]] : ui32
 // CHECK-NEXT:  %[[V9:.*]] = cute.bmsk %[[V6]], %[[V8]]
-// CHECK-NEXT:  %[[V10:.*]] = cute.lanes %[[V9]]
-// CHECK-NEXT:  %[[KEEP:keep[_0-9]*]] = interval.keep_word %[[V10]] : i32
+// CHECK-NEXT:  %[[V:v[_0-9]*]] = cute.lanes %[[V9]]
+// CHECK-NEXT:  %[[KEEP:keep[_0-9]*]] = interval.keep_word %[[V]] : i32
 // CHECK-NEXT:  mask.yield %[[KEEP]] : i32
 
 // -----
@@ -463,8 +635,8 @@ mask.func @chunked_causal_96 window {
 // CHECK-NEXT:  %[[V7:.*]] = cute.max %[[V4]], %[[V6]] : ui32
 // CHECK-NEXT:  %[[V8:.*]] = cute.sub %[[V7]], %[[V6]] : ui32
 // CHECK-NEXT:  %[[V9:.*]] = cute.bmsk %[[V5]], %[[V8]]
-// CHECK-NEXT:  %[[V10:.*]] = cute.lanes %[[V9]]
-// CHECK-NEXT:  %[[KEEP:keep[_0-9]*]] = interval.keep_word %[[V10]] : i32
+// CHECK-NEXT:  %[[V:v[_0-9]*]] = cute.lanes %[[V9]]
+// CHECK-NEXT:  %[[KEEP:keep[_0-9]*]] = interval.keep_word %[[V]] : i32
 // CHECK-NEXT:  mask.yield %[[KEEP]] : i32
 
 // -----
@@ -487,8 +659,8 @@ mask.func @odd_kv window {
 // CHECK-NEXT:  %[[V5:.*]] = cute.constant 2863311530 : ui32 hex
 // CHECK-NEXT:  %[[V6:.*]] = cute.shl_u32 %[[V5]], %[[V4]] : i32
 // CHECK-NEXT:  %[[V7:.*]] = cute.or %[[V2]], %[[V6]] : ui32
-// CHECK-NEXT:  %[[V8:.*]] = cute.lanes %[[V7]]
-// CHECK-NEXT:  %[[KEEP:keep[_0-9]*]] = interval.keep_word %[[V8]] : i32
+// CHECK-NEXT:  %[[V:v[_0-9]*]] = cute.lanes %[[V7]]
+// CHECK-NEXT:  %[[KEEP:keep[_0-9]*]] = interval.keep_word %[[V]] : i32
 // CHECK-NEXT:  mask.yield %[[KEEP]] : i32
 
 // -----
@@ -511,8 +683,8 @@ mask.func @kv_mod5_lt2 window {
 // CHECK-NEXT:  %[[V5:.*]] = cute.constant 831283992 : ui32 hex
 // CHECK-NEXT:  %[[V6:.*]] = cute.shl_u32 %[[V5]], %[[V4]] : i32
 // CHECK-NEXT:  %[[V7:.*]] = cute.or %[[V2]], %[[V6]] : ui32
-// CHECK-NEXT:  %[[V8:.*]] = cute.lanes %[[V7]]
-// CHECK-NEXT:  %[[KEEP:keep[_0-9]*]] = interval.keep_word %[[V8]] : i32
+// CHECK-NEXT:  %[[V:v[_0-9]*]] = cute.lanes %[[V7]]
+// CHECK-NEXT:  %[[KEEP:keep[_0-9]*]] = interval.keep_word %[[V]] : i32
 // CHECK-NEXT:  mask.yield %[[KEEP]] : i32
 
 // -----
@@ -561,22 +733,22 @@ mask.func @dilated_sliding_window_64_d2 window {
 // CHECK-NEXT:  %[[V21:.*]] = cute.constant 1431655765 : ui32 hex
 // CHECK-NEXT:  %[[V22:.*]] = cute.shl_u32 %[[V21]], %[[V20]] : i32
 // CHECK-NEXT:  %[[V23:.*]] = cute.or %[[V18]], %[[V22]] : ui32
-// CHECK-NEXT:  %[[V24:.*]] = cute.lanes %[[V23]]
-// CHECK-NEXT:  %[[V25:.*]] = cute.constant 65 : ui32
-// CHECK-NEXT:  %[[V26:.*]] = cute.to_u32 %{{.*}} : i32
-// CHECK-NEXT:  %[[V27:.*]] = cute.constant 0 : i32
-// CHECK-NEXT:  %[[LO:lo[_0-9]*]] = cute.max %{{.*}}, %[[V27]] : i32
-// CHECK-NEXT:  %[[V28:.*]] = cute.to_u32 %[[LO]] : i32
-// CHECK-NEXT:  %[[BASE:base[_0-9]*]] = cute.add %[[V26]], %[[V28]] : ui32
-// CHECK-NEXT:  %[[V29:.*]] = cute.max %[[BASE]], %[[V25]] : ui32
-// CHECK-NEXT:  %[[V30:.*]] = cute.sub %[[V29]], %[[BASE]] : ui32
-// CHECK-NEXT:  %[[V31:.*]] = cute.bmsk %[[V28]], %[[V30]]
-// CHECK-NEXT:  %[[V32:.*]] = cute.lanes %[[V31]]
-// CHECK:       %[[V34:.*]] = cute.to_u32 %{{.*}} : i32
-// CHECK-NEXT:  %[[V35:.*]] = cute.max %{{.*}}, %{{.*}} : i32
-// CHECK-NEXT:  %[[V36:.*]] = cute.sub %[[V35]], %{{.*}} : i32
-// CHECK-NEXT:  %[[V37:.*]] = cute.to_u32 %[[V36]] : i32
-// CHECK-NEXT:  %[[V38:.*]] = cute.bmsk %[[V34]], %[[V37]]
-// CHECK-NEXT:  %[[V39:.*]] = cute.lanes %[[V38]]
+// CHECK-NEXT:  %[[V:v[_0-9]*]] = cute.lanes %[[V23]]
+// CHECK-NEXT:  %[[V24:.*]] = cute.constant 65 : ui32
+// CHECK-NEXT:  %[[V25:.*]] = cute.to_u32 %{{.*}} : i32
+// CHECK-NEXT:  %[[V26:.*]] = cute.constant 0 : i32
+// CHECK-NEXT:  %[[LO:lo[_0-9]*]] = cute.max %{{.*}}, %[[V26]] : i32
+// CHECK-NEXT:  %[[V27:.*]] = cute.to_u32 %[[LO]] : i32
+// CHECK-NEXT:  %[[BASE:base[_0-9]*]] = cute.add %[[V25]], %[[V27]] : ui32
+// CHECK-NEXT:  %[[V28:.*]] = cute.max %[[BASE]], %[[V24]] : ui32
+// CHECK-NEXT:  %[[V29:.*]] = cute.sub %[[V28]], %[[BASE]] : ui32
+// CHECK-NEXT:  %[[V30:.*]] = cute.bmsk %[[V27]], %[[V29]]
+// CHECK-NEXT:  %[[V_1:v[_0-9]*]] = cute.lanes %[[V30]]
+// CHECK:       %[[V32:.*]] = cute.to_u32 %{{.*}} : i32
+// CHECK-NEXT:  %[[V33:.*]] = cute.max %{{.*}}, %{{.*}} : i32
+// CHECK-NEXT:  %[[V34:.*]] = cute.sub %[[V33]], %{{.*}} : i32
+// CHECK-NEXT:  %[[V35:.*]] = cute.to_u32 %[[V34]] : i32
+// CHECK-NEXT:  %[[V36:.*]] = cute.bmsk %[[V32]], %[[V35]]
+// CHECK-NEXT:  %[[V_2:v[_0-9]*]] = cute.lanes %[[V36]]
 // CHECK:       %[[KEEP:keep[_0-9]*]] = interval.keep_word %{{.*}} : i32
 // CHECK-NEXT:  mask.yield %[[KEEP]] : i32
