@@ -1,7 +1,8 @@
 """
 `interval-to-cute`: the word form of every lane run, chosen in the IR.
 
-Each `interval.range %lo, %hi : i32` becomes `cute.lanes %word`, its keep
+Each `interval.range %lo, %hi : i32` (and each `interval.periodic` and
+`interval.table`) becomes `cute.lanes %word`, its keep
 word built from `cute` ops (`maskopt.dialects.cute`): the choices that the
 CuTe printer used to make while printing, made here once, so that the module
 printer and the self-contained expressions (`keep_mask_exprs`, the inductor
@@ -31,6 +32,13 @@ value ranges do not prove them redundant:
 - any other prefix or range is `bmsk(lo, max(hi, lo) - lo)`, the bounds
   clamped at 0 only where they may be negative (without `USE_BMSK`, the two
   shifts `shr_u32(ONES, 32 - hi) & shl_u32(ONES, lo)`).
+
+An `interval.periodic` set is one funnel shift of its constant 64-bit
+pattern by the phase; an `interval.table` set of an i32 shift is a chain of
+eager selects on its threshold (`table_bits`), shifted right, left (by the
+shift's negation, pushed into it where value ranges allow, else
+`cute.neg_i32`) or, for a shift of either sign, both under a select; table
+sets of one shift in an `interval.intersect` are ANDed before one shift.
 
 Every op that may not overflow is only built where value ranges prove that
 it cannot (the identities in the docstrings hold on the whole domain). The
@@ -130,8 +138,8 @@ def truncated_clamped_difference(
 
 
 @dataclass
-class _RunLowering:
-    """Builds the keep word of one `interval.range`, before it."""
+class _WordBuilder:
+    """Builds cute ops before `at`: the primitives of every word form."""
 
     ranges: ValueRanges
     at: Operation
@@ -178,76 +186,90 @@ class _RunLowering:
     def bmsk(self, pos: SSAValue, width: SSAValue) -> SSAValue:
         return self.op(cute.BmskOp(pos, width))
 
-    # The word of a run --------------------------------------------------------
+    # Negation ---------------------------------------------------------------
 
-    def word(self, op: interval.RangeOp) -> SSAValue:
+    def negation(self, x: SSAValue, wraps: bool) -> SSAValue:
+        """
+        `-x` of an i32 or i64 `x` with no bare negation (`PTXAS_NEGATION` in
+        maskopt.lowering.cute): pushed into `x` where value ranges show that
+        this changes no value (`pushed_negation`), else `cute.neg_i32` /
+        `cute.neg_i64` (wrapping, like torch's, where `wraps`). A truncated
+        clamp, whose negation the printer narrows, stays an arith `0 - x` for the
+        printer's expression-level choices.
+        """
+        if not wraps and isinstance(x.owner, arith.TruncIOp):
+            neg = arith.SubiOp(self.op(arith.ConstantOp.from_int_and_width(0, x.type)), x)
+            return self.op(neg)
+        pushed = None if wraps else self.pushed_negation(x)
+        if pushed is not None:
+            return pushed
+        return self.op(cute.NegI32Op(x) if x.type == i32 else cute.NegI64Op(x))
+
+
+    def pushed_negation(self, x: SSAValue, depth: int = 0) -> SSAValue | None:
+        """
+        `-x` as cute ops with no bare negation, or None (see `negation`): pushed
+        through `-`, `+` and `*` by a constant, and through min/max (`-min(a, b)`
+        is `max(-a, -b)`), truncation and sign extension, where value ranges show
+        that no value on the way may wrap. (The printer's `pushed_negation` makes
+        the same choices for the negations of arith values it prints.)
+        """
         ranges = self.ranges
-        lo_r, hi_r = ranges.of(op.lo), ranges.of(op.hi)
-        if hi_r.hi <= 0 or lo_r.lo >= LANES or lo_r.lo >= hi_r.hi:
-            return self.u32(0)
-        has_hi, has_lo = hi_r.lo < LANES, lo_r.hi > 0
-        if not has_hi and not has_lo:
-            return self.ones()
-        if not has_hi:
-            return self.shl_ones(self.nonneg(op.lo))
-        if not has_lo and (a := self.shift_amount(op.hi)) is not None:
-            if ranges.of(a).hi > LANES:
-                a = self.binary(cute.MinOp, a, self.const(LANES))
-            return self.shr_ones(a)
-        if USE_BMSK:
-            word = self.affine_bmsk_word(op, has_lo)
-            if word is None and not has_lo:
-                word = self.guarded_prefix_word(op.hi)
-            if word is not None:
-                return word
-        a = self.shift_amount(op.hi)
-        if a is not None:
-            # hi = 32 - A with A >= 0: shift by A, no clamp (PTX clamps A >= 32).
-            word = self.shr_ones(a)
-            if has_lo:
-                word = self.binary(cute.AndOp, word, self.shl_ones(self.nonneg(op.lo)))
-            return word
-        if not USE_BMSK:
-            return self.shift_range_word(op, has_lo)
-        if not has_lo:
-            return self.bmsk(self.u32(0), self.to_u32(self.nonneg(op.hi)))
-        lo = self.nonneg(op.lo, "lo")
-        pos = self.to_u32(lo)
-        hi = op.hi
-        if hi_r.lo < max(lo_r.hi, 0):
-            hi = self.binary(cute.MaxOp, hi, lo)
-        return self.bmsk(pos, self.to_u32(self.binary(cute.SubOp, hi, lo)))
-
-    def shift_amount(self, hi: SSAValue) -> SSAValue | None:
-        """For an upper bound `32 - a` with `a >= 0` (lower-interval-bounds' form), `a`."""
-        op = hi.owner
+        op = x.owner
+        t = x.type
         if (
-            isinstance(op, arith.SubiOp)
-            and const_evaluate_operand(op.lhs) == LANES
-            and self.ranges.of(op.rhs).lo >= 0
+            depth > 6
+            or const_evaluate_operand(x) is not None
+            or not isinstance(op, Operation)
+            or not isinstance(t, IntegerType)
+            or t.width.data not in (32, 64)
+            or ranges.of(x).lo <= -(2 ** (t.width.data - 1))
+            or ranges.may_wrap(op)
         ):
-            return op.rhs
+            return None
+
+        def neg(v: SSAValue) -> SSAValue | None:
+            c = const_evaluate_operand(v)
+            if c is not None:
+                return None if c == -(2 ** (v.type.width.data - 1)) else self.const(-c, v.type)
+            return self.pushed_negation(v, depth + 1)
+
+        match op:
+            case arith.SubiOp():
+                if const_evaluate_operand(op.lhs) == 0:
+                    return op.rhs  # -(0 - b) = b
+                return self.binary(cute.SubOp, op.rhs, op.lhs)
+            case arith.MuliOp():
+                for a, c in ((op.lhs, op.rhs), (op.rhs, op.lhs)):
+                    k = const_evaluate_operand(c)
+                    if k == -1:
+                        return a
+                    if k is not None and (nk := neg(c)) is not None:
+                        return self.binary(cute.MulOp, a, nk)
+            case arith.AddiOp():
+                for a, b in ((op.lhs, op.rhs), (op.rhs, op.lhs)):
+                    if const_evaluate_operand(b) is not None and (nb := neg(b)) is not None:
+                        return self.binary(cute.SubOp, nb, a)  # -(a + c) = (-c) - a
+                for a, b in ((op.lhs, op.rhs), (op.rhs, op.lhs)):
+                    if (na := neg(a)) is not None:
+                        return self.binary(cute.SubOp, na, b)  # -(a + b) = (-a) - b
+            case arith.MinSIOp() | arith.MaxSIOp():
+                na, nb = neg(op.lhs), neg(op.rhs)
+                if na is not None and nb is not None:
+                    return self.binary(cute.MaxOp if isinstance(op, arith.MinSIOp) else cute.MinOp, na, nb)
+            case arith.TruncIOp():
+                inner = neg(op.input)
+                if inner is not None:
+                    return self.op(cute.ToI32Op(inner))
+            case arith.ExtSIOp():
+                inner = neg(op.input)
+                if inner is not None:
+                    return self.op(cute.ToI64Op(inner))
         return None
 
-    def shift_range_word(self, op: interval.RangeOp, has_lo: bool) -> SSAValue:
-        """`shr_u32(ONES, 32 - hi) & shl_u32(ONES, lo)` (without `USE_BMSK`)."""
-        hi_r = self.ranges.of(op.hi)
-        hc = const_evaluate_operand(op.hi)
-        if hc is not None:
-            amount = self.const(LANES - hc)
-        else:
-            x = op.hi
-            if LANES - hi_r.lo > INT32_MAX:
-                x = self.binary(cute.MaxOp, x, self.const(0))
-            if hi_r.hi > LANES:
-                x = self.binary(cute.MinOp, x, self.const(LANES))
-            amount = self.binary(cute.SubOp, self.const(LANES), x)
-        word = self.shr_ones(amount)
-        if has_lo:
-            word = self.binary(cute.AndOp, word, self.shl_ones(self.nonneg(op.lo)))
-        return word
 
-    # bmsk of an affine upper end ----------------------------------------------
+class _AffineWord(_WordBuilder):
+    """The bmsk of an affine upper end, with the run's first kv position."""
 
     def affine_bound(self, hi: SSAValue, depth: int = 0) -> tuple[tuple, SSAValue, SSAValue | None] | None:
         """
@@ -523,6 +545,77 @@ class _RunLowering:
         s_val = without_guard_clamps(s_val, 0, U32_MAX)
         return self.binary(cute.MaxOp, self.op(cute.SatU32Op(s_val)), self.to_u32(y), "base")
 
+
+class _RangeWord(_AffineWord):
+    """The word of an `interval.range` (see the module doc for the forms)."""
+
+    def word(self, op: interval.RangeOp) -> SSAValue:
+        ranges = self.ranges
+        lo_r, hi_r = ranges.of(op.lo), ranges.of(op.hi)
+        if hi_r.hi <= 0 or lo_r.lo >= LANES or lo_r.lo >= hi_r.hi:
+            return self.u32(0)
+        has_hi, has_lo = hi_r.lo < LANES, lo_r.hi > 0
+        if not has_hi and not has_lo:
+            return self.ones()
+        if not has_hi:
+            return self.shl_ones(self.nonneg(op.lo))
+        if not has_lo and (a := self.shift_amount(op.hi)) is not None:
+            if ranges.of(a).hi > LANES:
+                a = self.binary(cute.MinOp, a, self.const(LANES))
+            return self.shr_ones(a)
+        if USE_BMSK:
+            word = self.affine_bmsk_word(op, has_lo)
+            if word is None and not has_lo:
+                word = self.guarded_prefix_word(op.hi)
+            if word is not None:
+                return word
+        a = self.shift_amount(op.hi)
+        if a is not None:
+            # hi = 32 - A with A >= 0: shift by A, no clamp (PTX clamps A >= 32).
+            word = self.shr_ones(a)
+            if has_lo:
+                word = self.binary(cute.AndOp, word, self.shl_ones(self.nonneg(op.lo)))
+            return word
+        if not USE_BMSK:
+            return self.shift_range_word(op, has_lo)
+        if not has_lo:
+            return self.bmsk(self.u32(0), self.to_u32(self.nonneg(op.hi)))
+        lo = self.nonneg(op.lo, "lo")
+        pos = self.to_u32(lo)
+        hi = op.hi
+        if hi_r.lo < max(lo_r.hi, 0):
+            hi = self.binary(cute.MaxOp, hi, lo)
+        return self.bmsk(pos, self.to_u32(self.binary(cute.SubOp, hi, lo)))
+
+    def shift_amount(self, hi: SSAValue) -> SSAValue | None:
+        """For an upper bound `32 - a` with `a >= 0` (lower-interval-bounds' form), `a`."""
+        op = hi.owner
+        if (
+            isinstance(op, arith.SubiOp)
+            and const_evaluate_operand(op.lhs) == LANES
+            and self.ranges.of(op.rhs).lo >= 0
+        ):
+            return op.rhs
+        return None
+
+    def shift_range_word(self, op: interval.RangeOp, has_lo: bool) -> SSAValue:
+        """`shr_u32(ONES, 32 - hi) & shl_u32(ONES, lo)` (without `USE_BMSK`)."""
+        hi_r = self.ranges.of(op.hi)
+        hc = const_evaluate_operand(op.hi)
+        if hc is not None:
+            amount = self.const(LANES - hc)
+        else:
+            x = op.hi
+            if LANES - hi_r.lo > INT32_MAX:
+                x = self.binary(cute.MaxOp, x, self.const(0))
+            if hi_r.hi > LANES:
+                x = self.binary(cute.MinOp, x, self.const(LANES))
+            amount = self.binary(cute.SubOp, self.const(LANES), x)
+        word = self.shr_ones(amount)
+        if has_lo:
+            word = self.binary(cute.AndOp, word, self.shl_ones(self.nonneg(op.lo)))
+        return word
+
     # Guarded prefixes ----------------------------------------------------------
 
     def guarded_prefix_word(self, hi: SSAValue) -> SSAValue | None:
@@ -600,181 +693,106 @@ class _RunLowering:
         return self.shr_ones(amount)
 
 
-def periodic_word(self: _RunLowering, op: interval.PeriodicOp) -> SSAValue:
-    """
-    Bit L of the word is bit (L + ph) of the 64-bit pattern B whose bit j is
-    set iff residue j mod P is kept, where ph = phase mod P in [0, P): one
-    funnel shift of a constant, `lo32(B >> ph)`, as
-    `shr_u32(B_lo, ph) | shl_u32(B_hi, 32 - ph)`. The phase is reduced only
-    where value ranges do not keep it in [0, P), with a sign fix only where
-    it may be negative (CuTe's `%` truncates).
-    """
-    p, m = op.period_value, op.residues_value
-    pattern = sum(1 << j for j in range(2 * LANES) if (m >> (j % p)) & 1)
-    lo, hi = pattern & U32_MAX, pattern >> LANES
-    t = op.phase.type
-    r = self.ranges.of(op.phase)
-    ph = op.phase
-    if not (0 <= r.lo and r.hi < p):
-        rem = self.binary(cute.RemOp, ph, self.const(p, t), None if r.lo >= 0 else "rem")
-        ph = rem
-        if r.lo < 0:
-            negative = self.op(cute.LtOp(rem, self.const(0, t)))
-            fixed = self.binary(cute.AddOp, rem, self.const(p, t))
-            ph = self.op(cute.SelectOp(negative, fixed, rem))
-    if t != i32:
-        ph = self.op(cute.ToI32Op(ph))
-    if ph is not op.phase:
-        ph.name_hint = "ph"
-    low = self.op(cute.ShrU32Op(self.op(cute.ConstantOp(lo, cute.ui32, hex=True)), ph))
-    shift = self.binary(cute.SubOp, self.const(LANES), ph)
-    high = self.op(cute.ShlU32Op(self.op(cute.ConstantOp(hi, cute.ui32, hex=True)), shift))
-    return self.binary(cute.OrOp, low, high)
+class _SetWord(_WordBuilder):
+    """The word of an `interval.periodic` or `interval.table` set."""
+
+    def periodic_word(self, op: interval.PeriodicOp) -> SSAValue:
+        """
+        Bit L of the word is bit (L + ph) of the 64-bit pattern B whose bit j is
+        set iff residue j mod P is kept, where ph = phase mod P in [0, P): one
+        funnel shift of a constant, `lo32(B >> ph)`, as
+        `shr_u32(B_lo, ph) | shl_u32(B_hi, 32 - ph)`. The phase is reduced only
+        where value ranges do not keep it in [0, P), with a sign fix only where
+        it may be negative (CuTe's `%` truncates).
+        """
+        p, m = op.period_value, op.residues_value
+        pattern = sum(1 << j for j in range(2 * LANES) if (m >> (j % p)) & 1)
+        lo, hi = pattern & U32_MAX, pattern >> LANES
+        t = op.phase.type
+        r = self.ranges.of(op.phase)
+        ph = op.phase
+        if not (0 <= r.lo and r.hi < p):
+            rem = self.binary(cute.RemOp, ph, self.const(p, t), None if r.lo >= 0 else "rem")
+            ph = rem
+            if r.lo < 0:
+                negative = self.op(cute.LtOp(rem, self.const(0, t)))
+                fixed = self.binary(cute.AddOp, rem, self.const(p, t))
+                ph = self.op(cute.SelectOp(negative, fixed, rem))
+        if t != i32:
+            ph = self.op(cute.ToI32Op(ph))
+        if ph is not op.phase:
+            ph.name_hint = "ph"
+        low = self.op(cute.ShrU32Op(self.op(cute.ConstantOp(lo, cute.ui32, hex=True)), ph))
+        shift = self.binary(cute.SubOp, self.const(LANES), ph)
+        high = self.op(cute.ShlU32Op(self.op(cute.ConstantOp(hi, cute.ui32, hex=True)), shift))
+        return self.binary(cute.OrOp, low, high)
+
+    def table_bits(self, op: interval.TableOp) -> SSAValue:
+        """
+        The unshifted word of a table set: bit r iff `table[r] <= t` (`> t`).
+        The sets of `<= t` only change at the table's distinct values
+        v1 < ... < vn: a chain of (eager) selects on `t >= vi`, dropping the
+        values that the range of t decides.
+        """
+        table = op.table_values
+        full = (1 << LANES) - 1
+        r = self.ranges.of(op.t)
+        word = 0  # the set for t below every table value
+        chain: list[tuple[int, int]] = []  # (v, set for t >= v), ascending
+        for v in sorted(set(table)):
+            le = sum(1 << i for i, x in enumerate(table) if x <= v)
+            if v <= r.lo:
+                word, chain = le, []  # t >= v on the whole domain
+            elif v <= r.hi:
+                chain.append((v, le))
+
+        def word_of(le: int) -> SSAValue:
+            return self.op(cute.ConstantOp((full & ~le) if op.is_gt else le, cute.ui32, hex=True))
+
+        bits = word_of(word)
+        for v, le in chain:
+            cond = self.op(cute.GeOp(op.t, self.const(v, op.t.type)))
+            bits = self.op(cute.SelectOp(cond, word_of(le), bits, eager=True))
+        return bits
+
+    def shifted_table_word(self, ops: list[interval.TableOp]) -> SSAValue:
+        """
+        The keep word of the intersection of table sets of one shift s: the AND
+        of their unshifted words M (named `tbl` when there are several), lane L
+        being entry L + s, so M >> s for s >= 0 and M << -s for s < 0 (amounts
+        >= 32 give 0, as no entry lies in [0, 32) then); a shift of either sign
+        selects between the two.
+        """
+        bits = [self.table_bits(op) for op in ops]
+        word = bits[0]
+        for b in bits[1:]:
+            word = self.binary(cute.AndOp, word, b)
+        if len(ops) > 1:
+            word.name_hint = "tbl"
+        shift = ops[0].shift
+        if const_evaluate_operand(shift) == 0:
+            return word
+        sr = self.ranges.of(shift)
+        if sr.lo >= 0:
+            return self.op(cute.ShrU32Op(word, shift))
+        if sr.hi <= 0:
+            return self.op(cute.ShlU32Op(word, self.negation(shift, wraps=sr.lo <= -(2**31))))
+        if word.name_hint is None and not isinstance(word.owner, cute.ConstantOp):
+            word.name_hint = "tbl"
+        cond = self.op(cute.GeOp(shift, self.const(0)))
+        right = self.op(cute.ShrU32Op(word, shift))
+        left = self.op(cute.ShlU32Op(word, self.negation(shift, wraps=sr.lo <= -(2**31))))
+        return self.op(cute.SelectOp(cond, right, left))
 
 
-def negation(self: _RunLowering, x: SSAValue, wraps: bool) -> SSAValue:
-    """
-    `-x` of an i32 or i64 `x` with no bare negation (`PTXAS_NEGATION` in
-    maskopt.lowering.cute): pushed into `x` where value ranges show that
-    this changes no value (`pushed_negation`), else `cute.neg_i32` /
-    `cute.neg_i64` (wrapping, like torch's, where `wraps`). A truncated
-    clamp, whose negation the printer narrows, stays an arith `0 - x` for the
-    printer's expression-level choices.
-    """
-    if not wraps and isinstance(x.owner, arith.TruncIOp):
-        neg = arith.SubiOp(self.op(arith.ConstantOp.from_int_and_width(0, x.type)), x)
-        return self.op(neg)
-    pushed = None if wraps else pushed_negation(self, x)
-    if pushed is not None:
-        return pushed
-    return self.op(cute.NegI32Op(x) if x.type == i32 else cute.NegI64Op(x))
-
-
-def pushed_negation(self: _RunLowering, x: SSAValue, depth: int = 0) -> SSAValue | None:
-    """
-    `-x` as cute ops with no bare negation, or None (see `negation`): pushed
-    through `-`, `+` and `*` by a constant, and through min/max (`-min(a, b)`
-    is `max(-a, -b)`), truncation and sign extension, where value ranges show
-    that no value on the way may wrap. (The printer's `pushed_negation` makes
-    the same choices for the negations of arith values it prints.)
-    """
-    ranges = self.ranges
-    op = x.owner
-    t = x.type
-    if (
-        depth > 6
-        or const_evaluate_operand(x) is not None
-        or not isinstance(op, Operation)
-        or not isinstance(t, IntegerType)
-        or t.width.data not in (32, 64)
-        or ranges.of(x).lo <= -(2 ** (t.width.data - 1))
-        or ranges.may_wrap(op)
-    ):
-        return None
-
-    def neg(v: SSAValue) -> SSAValue | None:
-        c = const_evaluate_operand(v)
-        if c is not None:
-            return None if c == -(2 ** (v.type.width.data - 1)) else self.const(-c, v.type)
-        return pushed_negation(self, v, depth + 1)
-
-    match op:
-        case arith.SubiOp():
-            if const_evaluate_operand(op.lhs) == 0:
-                return op.rhs  # -(0 - b) = b
-            return self.binary(cute.SubOp, op.rhs, op.lhs)
-        case arith.MuliOp():
-            for a, c in ((op.lhs, op.rhs), (op.rhs, op.lhs)):
-                k = const_evaluate_operand(c)
-                if k == -1:
-                    return a
-                if k is not None and (nk := neg(c)) is not None:
-                    return self.binary(cute.MulOp, a, nk)
-        case arith.AddiOp():
-            for a, b in ((op.lhs, op.rhs), (op.rhs, op.lhs)):
-                if const_evaluate_operand(b) is not None and (nb := neg(b)) is not None:
-                    return self.binary(cute.SubOp, nb, a)  # -(a + c) = (-c) - a
-            for a, b in ((op.lhs, op.rhs), (op.rhs, op.lhs)):
-                if (na := neg(a)) is not None:
-                    return self.binary(cute.SubOp, na, b)  # -(a + b) = (-a) - b
-        case arith.MinSIOp() | arith.MaxSIOp():
-            na, nb = neg(op.lhs), neg(op.rhs)
-            if na is not None and nb is not None:
-                return self.binary(cute.MaxOp if isinstance(op, arith.MinSIOp) else cute.MinOp, na, nb)
-        case arith.TruncIOp():
-            inner = neg(op.input)
-            if inner is not None:
-                return self.op(cute.ToI32Op(inner))
-        case arith.ExtSIOp():
-            inner = neg(op.input)
-            if inner is not None:
-                return self.op(cute.ToI64Op(inner))
-    return None
-
-
-def table_bits(self: _RunLowering, op: interval.TableOp) -> SSAValue:
-    """
-    The unshifted word of a table set: bit r iff `table[r] <= t` (`> t`).
-    The sets of `<= t` only change at the table's distinct values
-    v1 < ... < vn: a chain of (eager) selects on `t >= vi`, dropping the
-    values that the range of t decides.
-    """
-    table = op.table_values
-    full = (1 << LANES) - 1
-    r = self.ranges.of(op.t)
-    word = 0  # the set for t below every table value
-    chain: list[tuple[int, int]] = []  # (v, set for t >= v), ascending
-    for v in sorted(set(table)):
-        le = sum(1 << i for i, x in enumerate(table) if x <= v)
-        if v <= r.lo:
-            word, chain = le, []  # t >= v on the whole domain
-        elif v <= r.hi:
-            chain.append((v, le))
-
-    def word_of(le: int) -> SSAValue:
-        return self.op(cute.ConstantOp((full & ~le) if op.is_gt else le, cute.ui32, hex=True))
-
-    bits = word_of(word)
-    for v, le in chain:
-        cond = self.op(cute.GeOp(op.t, self.const(v, op.t.type)))
-        bits = self.op(cute.SelectOp(cond, word_of(le), bits, eager=True))
-    return bits
+class _RunLowering(_RangeWord, _SetWord):
+    """Builds the keep word of one lowered set, before `at`."""
 
 
 def _table_shift_ok(ranges: ValueRanges, op: interval.TableOp) -> bool:
     if const_evaluate_operand(op.shift) == 0:
         return True
     return op.shift.type == i32 and ranges.of(op.shift).within(Range(-(2**31), 2**31 - 1))
-
-
-def shifted_table_word(self: _RunLowering, ops: list[interval.TableOp]) -> SSAValue:
-    """
-    The keep word of the intersection of table sets of one shift s: the AND
-    of their unshifted words M (named `tbl` when there are several), lane L
-    being entry L + s, so M >> s for s >= 0 and M << -s for s < 0 (amounts
-    >= 32 give 0, as no entry lies in [0, 32) then); a shift of either sign
-    selects between the two.
-    """
-    bits = [table_bits(self, op) for op in ops]
-    word = bits[0]
-    for b in bits[1:]:
-        word = self.binary(cute.AndOp, word, b)
-    if len(ops) > 1:
-        word.name_hint = "tbl"
-    shift = ops[0].shift
-    if const_evaluate_operand(shift) == 0:
-        return word
-    sr = self.ranges.of(shift)
-    if sr.lo >= 0:
-        return self.op(cute.ShrU32Op(word, shift))
-    if sr.hi <= 0:
-        return self.op(cute.ShlU32Op(word, negation(self, shift, wraps=sr.lo <= -(2**31))))
-    if word.name_hint is None and not isinstance(word.owner, cute.ConstantOp):
-        word.name_hint = "tbl"
-    cond = self.op(cute.GeOp(shift, self.const(0)))
-    right = self.op(cute.ShrU32Op(word, shift))
-    left = self.op(cute.ShlU32Op(word, negation(self, shift, wraps=sr.lo <= -(2**31))))
-    return self.op(cute.SelectOp(cond, right, left))
 
 
 def lower_intersections(func: mask.FuncOp, ranges: ValueRanges) -> None:
@@ -799,7 +817,7 @@ def lower_intersections(func: mask.FuncOp, ranges: ValueRanges) -> None:
             if isinstance(t, interval.TableOp) and t.shift in groups:
                 if t.shift not in done:
                     done.add(t.shift)
-                    sets.append(lowering.op(cute.LanesOp(shifted_table_word(lowering, groups[t.shift]))))
+                    sets.append(lowering.op(cute.LanesOp(lowering.shifted_table_word(groups[t.shift]))))
                 continue
             sets.append(s)
         new = interval.IntersectOp(sets)
@@ -830,9 +848,9 @@ def lower_runs(func: mask.FuncOp) -> None:
         if isinstance(op, interval.RangeOp):
             word = lowering.word(op)
         elif isinstance(op, interval.PeriodicOp):
-            word = periodic_word(lowering, op)
+            word = lowering.periodic_word(op)
         else:
-            word = shifted_table_word(lowering, [op])
+            word = lowering.shifted_table_word([op])
         lanes = cute.LanesOp(word)
         # named like the set it replaces (the printer binds a run's word)
         lanes.result.name_hint = op.results[0].name_hint or "v"
