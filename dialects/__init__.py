@@ -1,5 +1,5 @@
 """
-maskopt's dialects (`mask`, `interval`, and the interpreters in
+maskopt's dialects (`mask`, `interval`, the CuTe target's `cute`, and the interpreters in
 `semantics`) and the registry of the dialects a maskopt context loads,
 `get_all_dialects()`: each factory imports its dialect only when asked for,
 so importing this package imports nothing.
@@ -15,7 +15,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
-    """The dialects of `mask-opt` and `maskopt.make_context()`, by name: builtin, arith, mask, interval."""
+    """The dialects of `mask-opt` and `maskopt.make_context()`, by name: builtin, arith, mask, interval, cute."""
 
     def get_builtin():
         from xdsl.dialects.builtin import Builtin
@@ -37,9 +37,15 @@ def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
 
         return Interval
 
+    def get_cute():
+        from maskopt.dialects.cute import Cute
+
+        return Cute
+
     return {
         "builtin": get_builtin,
         "arith": get_arith,
         "mask": get_mask,
         "interval": get_interval,
+        "cute": get_cute,
     }

@@ -1,10 +1,12 @@
 """
-Reference semantics of the `mask` and `interval` dialects (and of the `arith`
-ops mask bodies use) as xDSL interpreter implementations.
+Reference semantics of the `mask`, `interval` and `cute` dialects (and of
+the `arith` ops mask bodies use) as xDSL interpreter implementations. The
+`cute` PTX helpers take their semantics from the helper registry,
+`maskopt.lowering.helpers.HELPERS`, which the CPU emulator reads too.
 
 Values are torch tensors, evaluated for a batch of N points at once:
 integers are int64 tensors holding the exact value of their IR type
-(i32 arithmetic wraps like torch's int32), i1 values are bool tensors and
+(i32 arithmetic wraps like torch's int32; a `ui32` value is in [0, 2^32)), i1 values are bool tensors and
 lane sets are bool tensors of shape [N, 32] (lane L is in the set). Lane-
 uniform values have shape [N, 1]; per-lane values [N, 32].
 
@@ -23,7 +25,7 @@ from typing import Any
 
 import torch
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import IntegerType, ModuleOp
+from xdsl.dialects.builtin import IntegerType, ModuleOp, Signedness
 from xdsl.interpreter import (
     Interpreter,
     InterpreterFunctions,
@@ -36,7 +38,7 @@ from xdsl.interpreter import (
     register_impls,
 )
 
-from maskopt.dialects import interval, mask
+from maskopt.dialects import cute, interval, mask
 from maskopt.dialects.interval import LANES
 
 _LANE_IDS = torch.arange(LANES, dtype=torch.int64).reshape(1, LANES)
@@ -325,11 +327,129 @@ class IntervalSemantics(InterpreterFunctions):
         return (wrap(word, 32),)
 
 
+_U32 = 1 << 32
+
+
+def _helper(name: str):
+    from maskopt.lowering.helpers import HELPERS
+
+    return HELPERS[name].semantics
+
+
+def _value(x: torch.Tensor, t: Any) -> torch.Tensor:
+    """The exact value `x` wrapped into the CuTe type `t` (ui32: mod 2^32)."""
+    assert isinstance(t, IntegerType), t
+    if t.signedness.data == Signedness.UNSIGNED:
+        return torch.remainder(x, 1 << t.width.data)
+    return wrap(x, t.width.data)
+
+
+def _shift(word: torch.Tensor, amount: torch.Tensor, left: bool) -> torch.Tensor:
+    a = torch.remainder(amount, _U32)  # the amount read as a Uint32
+    s = torch.clamp(a, 0, LANES - 1)
+    shifted = torch.bitwise_left_shift(word, s) if left else torch.bitwise_right_shift(word, s)
+    return torch.where(a >= LANES, torch.zeros_like(shifted), torch.remainder(shifted, _U32))
+
+
+@register_impls
+class CuteSemantics(InterpreterFunctions):
+    """The `cute` dialect: words and Uint32 values are int64 tensors in [0, 2^32)."""
+
+    @impl(cute.ConstantOp)
+    def run_constant(self, interpreter, op: cute.ConstantOp, args):
+        return (_value(torch.tensor(op.value_int, dtype=torch.int64).reshape(1, 1), op.result.type),)
+
+    @impl(cute.ToU32Op)
+    def run_to_u32(self, interpreter, op, args):
+        return (torch.remainder(_int(args[0]), _U32),)
+
+    @impl(cute.ToI64Op)
+    def run_to_i64(self, interpreter, op, args):
+        return (_int(args[0]),)
+
+    @impl(cute.SatU32Op)
+    def run_sat_u32(self, interpreter, op, args):
+        return (_helper("sat_u32")(_int(args[0])),)
+
+    @impl(cute.NegI32Op)
+    def run_neg_i32(self, interpreter, op, args):
+        return (_helper("neg_i32")(_int(args[0])),)
+
+    @impl(cute.NegI64Op)
+    def run_neg_i64(self, interpreter, op, args):
+        return (_helper("neg_i64")(_int(args[0])),)
+
+    @impl(cute.ShlU32Op)
+    def run_shl_u32(self, interpreter, op, args):
+        return (_shift(args[0], _int(args[1]), left=True),)
+
+    @impl(cute.ShrU32Op)
+    def run_shr_u32(self, interpreter, op, args):
+        return (_shift(args[0], _int(args[1]), left=False),)
+
+    @impl(cute.BmskOp)
+    def run_bmsk(self, interpreter, op, args):
+        return (_helper("bmsk_u32")(args[0], args[1]),)
+
+    @impl(cute.AddOp)
+    def run_add(self, interpreter, op, args):
+        return (_value(args[0] + args[1], op.result.type),)
+
+    @impl(cute.SubOp)
+    def run_sub(self, interpreter, op, args):
+        return (_value(args[0] - args[1], op.result.type),)
+
+    @impl(cute.MulOp)
+    def run_mul(self, interpreter, op, args):
+        return (_value(args[0] * args[1], op.result.type),)
+
+    @impl(cute.MaxOp)
+    def run_max(self, interpreter, op, args):
+        return (torch.maximum(args[0], args[1]),)
+
+    @impl(cute.MinOp)
+    def run_min(self, interpreter, op, args):
+        return (torch.minimum(args[0], args[1]),)
+
+    @impl(cute.AndOp)
+    def run_and(self, interpreter, op, args):
+        return (_value(torch.bitwise_and(args[0], args[1]), op.result.type),)
+
+    @impl(cute.OrOp)
+    def run_or(self, interpreter, op, args):
+        return (_value(torch.bitwise_or(args[0], args[1]), op.result.type),)
+
+    @impl(cute.RemOp)
+    def run_rem(self, interpreter, op, args):
+        return (_value(torch.fmod(args[0], args[1]), op.result.type),)
+
+    @impl(cute.LtOp)
+    def run_lt(self, interpreter, op, args):
+        return (args[0] < args[1],)
+
+    @impl(cute.GeOp)
+    def run_ge(self, interpreter, op, args):
+        return (args[0] >= args[1],)
+
+    @impl(cute.SelectOp)
+    def run_select(self, interpreter, op, args):
+        return (torch.where(args[0], args[1], args[2]),)
+
+    @impl(cute.ToI32Op)
+    def run_to_i32(self, interpreter, op, args):
+        return (wrap(_int(args[0]), 32),)
+
+    @impl(cute.LanesOp)
+    def run_lanes(self, interpreter, op, args):
+        return (torch.bitwise_and(torch.bitwise_right_shift(args[0], _LANE_IDS), 1) != 0,)
+
+
 def make_interpreter(module: ModuleOp) -> Interpreter:
     interp = Interpreter(module)
     interp.register_implementations(ArithSemantics())
     interp.register_implementations(MaskSemantics())
     interp.register_implementations(IntervalSemantics())
+    interp.register_implementations(CuteSemantics())
     return interp
 
 

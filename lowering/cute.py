@@ -35,13 +35,13 @@ division would be UB: 0 (per-lane code only; torch raises there) and -1 in
 a remainder whose dividend may be MIN (`x % +-1` is 0). A `<<` by a
 constant amount in range drops the bits shifted out, like torch's.
 
-Range words are PTX `bmsk.clamp` (`bmsk_u32`, see `USE_BMSK`) where that is
-cheaper than the two shifts. An upper end that keeps the lanes of an affine
-`t - kv` (causal-style ends; see `affine_bound`) gets its width as
-`max(t, kv + lo) - (kv + lo)` in Uint32 arithmetic where value ranges keep
-every operand of the max in [0, 2^31) (`q + 1 - kv` would overflow Int32 at
-q = 2^31 - 1; at q + 1 = 2^31 an H200 compared the Uint32 operands of a
-nested max as signed, see test/gpu-results.md). An i64 clamp of a difference that fold-intervals widened
+The word form of every lane run is chosen before printing, in the IR:
+both targets print a copy of the function lowered by `interval-to-cute`
+(`maskopt.lowering.interval_to_cute`, see `lowered_function`), whose `cute`
+ops (`maskopt.dialects.cute`: shifts by an amount, bmsk, Uint32 arithmetic,
+the PTX helpers) the printer writes one op per term, in place, binding the
+named ones (`%lo`, `%base`) on lines of their own in the order of the IR.
+An i64 clamp of a difference that fold-intervals widened
 (`q - kv - win[b]`, `start - kv` of an int64 start) prints in i32 where the
 operands fit (`a - clamp(w, a - 32, a)`), else as `clamp(start, kv, kv + 32)
 - kv` in Int64 (see `narrow_clamped_difference`).
@@ -82,8 +82,14 @@ from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.transforms.canonicalization_patterns.utils import const_evaluate_operand
 from xdsl.utils.target import Target
 
-from maskopt.dialects import interval, mask
+from maskopt.dialects import cute, interval, mask
 from maskopt.lowering.helpers import HELPERS
+from maskopt.lowering.interval_to_cute import (
+    const_operand as _const_operand,
+    lower_runs,
+    truncated_clamped_difference,
+    without_guard_clamps,
+)
 from maskopt.passes.analysis import (
     INT32_MAX,
     WIDENABLE_OPS,
@@ -181,15 +187,6 @@ _RESERVED = {
     "packed", "word", "llvm", "T", "dsl_user_op", *HELPERS,
 }
 
-#: Whether range words may use the `bmsk_u32` helper (PTX bmsk.clamp), which
-#: needs no all-ones register and no AND of two shifts. It was switched off
-#: for a while after an H200 run gave wrong words for corpus case
-#: `batchify_sliding_window_16_128` with and without it; the cause turned out
-#: to be the ptxas negation miscompile (`PTXAS_NEGATION`), not bmsk, which the
-#: module now never triggers. The CPU emulator models bmsk.clamp and the
-#: emulator/fuzz tests compare its words with eager torch.
-USE_BMSK = True
-
 #: Why a min/max never has a constant left operand: the DSL's arith
 #: `_min`/`_max` take the signedness of the left operand, and a constant
 #: there becomes an `arith.constant` without one, so `max(Uint32(77), u)`
@@ -202,46 +199,10 @@ DSL_CONSTANT_MINMAX = "the DSL compares signed when min/max's left operand is a 
 #: negation; the PTX lint `maskopt.tools.ptx_lint` checks compiled modules.
 PTXAS_NEGATION = "ptxas drops a negation fused into a 3-input min/max (VIMNMX3)"
 
-def _const_operand(op: Operation) -> tuple[SSAValue, int] | None:
-    """`(x, k)` for a commutative two-operand op (`min`, `max`, `+`) of a
-    non-constant `x` and a constant `k`, in either order."""
-    for x, c in ((op.lhs, op.rhs), (op.rhs, op.lhs)):
-        k = const_evaluate_operand(c)
-        if k is not None and const_evaluate_operand(x) is None:
-            return x, k
-    return None
-
-
-def clamp_parts(v: SSAValue) -> tuple[SSAValue, int, int] | None:
-    """`(s, k1, k2)` where `v` is `clamp(s, k1, k2)`: `min(max(s, k1), k2)`
-    or `max(min(s, k2), k1)`, constants on either side."""
-    outer = v.owner
-    if not isinstance(outer, (arith.MinSIOp, arith.MaxSIOp)):
-        return None
-    kind = arith.MaxSIOp if isinstance(outer, arith.MinSIOp) else arith.MinSIOp
-    o = _const_operand(outer)
-    if o is None or not isinstance(o[0].owner, kind):
-        return None
-    i = _const_operand(o[0].owner)
-    if i is None:
-        return None
-    (s, ki), ko = i, o[1]
-    return (s, ki, ko) if kind is arith.MaxSIOp else (s, ko, ki)
-
-
-def without_guard_clamps(v: SSAValue, lo: int, hi: int | None = None) -> SSAValue:
-    """`v` with the clamps to constants stripped that change nothing in
-    [lo, hi]: `max(x, c)` with c <= lo, `min(x, c)` with c >= hi (e.g.
-    fold-intervals' +-2^40 guard, where only [lo, hi] matters); with no
-    `hi`, only the `max` clamps."""
-    while isinstance(v.owner, (arith.MinSIOp, arith.MaxSIOp)):
-        xk = _const_operand(v.owner)
-        if xk is None or (
-            xk[1] > lo if isinstance(v.owner, arith.MaxSIOp) else hi is None or xk[1] < hi
-        ):
-            break
-        v = xk[0]
-    return v
+def _is_cute(v: SSAValue) -> bool:
+    """Whether `v` is the result of a `cute` op (an expression of the target)."""
+    op = v.owner
+    return isinstance(op, Operation) and op.name.startswith("cute.")
 
 
 def printing_room(func: mask.FuncOp):
@@ -265,6 +226,8 @@ class _FunctionPrinter:
     _inline_texts: dict[SSAValue, str] = field(init=False, default_factory=dict)
     #: inline mode: how many values' texts are being built, one inside the other
     _depth: int = field(init=False, default=0)
+    #: the position of every op of the function's block (`print_cute_operands`)
+    _order: dict[Operation, int] | None = field(init=False, default=None)
 
     def __post_init__(self):
         self.ranges = ValueRanges(self.func)
@@ -276,6 +239,9 @@ class _FunctionPrinter:
             return self.ctx.names[v]
         if self.inline and self.lane_expr is None:
             text = self._inline_texts.get(v)
+            if text is None and _is_cute(v):
+                # a word's expression ops nest a bounded depth: not counted
+                text = self._inline_texts[v] = self._expr(v)
             if text is None:
                 # each level of the value DAG nests the text at least as deep
                 # in practice: stop before building an unparsable expression
@@ -296,6 +262,8 @@ class _FunctionPrinter:
     def _expr(self, v: SSAValue) -> str:
         if isinstance(v, BlockArgument):
             return self.arg_expr(v)
+        if _is_cute(v):
+            return self.cute_value(v)
         c = const_evaluate_operand(v)
         if c is not None:
             return self.const(c, v.type)
@@ -430,11 +398,15 @@ class _FunctionPrinter:
                     f"(cutlass.Boolean({below}) if ({bound}) < {tmin} else {cmp}))"
                 )
             case interval.RangeOp():
-                return self.range_word(op)
+                # i32 runs are lowered to `cute.lanes` before printing
+                raise CuteEmitError("interval bounds must be i32")
+            case _ if op.dialect_name() == "cute":
+                return self.cute_expr(op)
             case interval.PeriodicOp():
-                return self.periodic_word(op)
+                raise CuteEmitError("interval.periodic phase must be i32 or i64")
             case interval.TableOp():
-                return self.shifted_table_word([op])
+                # tables of an i32 shift are lowered to `cute.lanes` before printing
+                raise CuteEmitError("interval.table shift must be an i32 that fits i32")
             case interval.FullOp():
                 return ONES
             case interval.EmptyOp():
@@ -659,7 +631,7 @@ class _FunctionPrinter:
         `a - k2` and `a - k1` in i32 and the result is in [k1, k2].
         `negate`: the expression of `-trunc(...)` instead.
         """
-        parts = self.truncated_clamped_difference(op)
+        parts = truncated_clamped_difference(self.ranges, op)
         if parts is None:
             return self.narrow_one_sided_difference(op, negate)
         d, k1, k2 = parts
@@ -704,23 +676,6 @@ class _FunctionPrinter:
         a = self.bind("a", a)
         bound = a if k == 0 else f"({a} - cutlass.Int32({k}))"
         return f"({a} - {'min' if is_max else 'max'}({b}, {bound}))"
-
-    def truncated_clamped_difference(
-        self, op: arith.TruncIOp
-    ) -> tuple[arith.SubiOp, int, int] | None:
-        """`(d, k1, k2)` where `op` is the i32 `trunc(clamp(d, k1, k2))` of an
-        i64 difference `d` that cannot wrap, k1 <= k2 (fold-intervals' form of
-        a bound whose difference may leave i32)."""
-        if op.input.type != IntegerType(64) or op.result.type != i32:
-            return None
-        parts = clamp_parts(op.input)
-        if parts is None:
-            return None
-        s, k1, k2 = parts
-        d = s.owner
-        if k1 > k2 or not isinstance(d, arith.SubiOp) or self.ranges.may_wrap(d):
-            return None
-        return d, k1, k2
 
     def minmax(self, op: arith.MinSIOp | arith.MaxSIOp) -> str:
         """`min(a, b)`/`max(a, b)`, a constant operand printed second: the
@@ -767,6 +722,108 @@ class _FunctionPrinter:
         lo = b64 if k1 == 0 else f"({b64} + cutlass.Int64({k1}))"
         hi = b64 if k2 == 0 else f"({b64} + cutlass.Int64({k2}))"
         return f"cutlass.Int32(min(max({self.expr(a)}, {lo}), {hi}) - {b64})"
+
+    # The cute dialect ------------------------------------------------------
+
+    def cute_value(self, v: SSAValue) -> str:
+        """
+        The text of a `cute` op's result. The ops are expressions, printed in
+        place inside their user, except `cute.lanes` (a run's word, bound to a
+        name like every set) and a result with a name hint, which a module
+        binds on a line of its own. A module first prints the values the
+        expression reads, the named ones among its own ops included, in the
+        order of its ops in the block (the order `interval-to-cute` wrote
+        them in), so that the lines come in the order the word is computed.
+        """
+        op = v.owner
+        assert isinstance(op, Operation)
+        bound = v.name_hint is not None
+        if not self.inline:
+            self.print_cute_operands(op)
+        text = self.cute_expr(op)
+        if self.inline or not bound or text.isidentifier():
+            return text
+        name = self.ctx.fresh(v.name_hint)
+        self.ctx.line(f"{name} = {text}")
+        self.ctx.names[v] = name
+        return name
+
+    def print_cute_operands(self, root: Operation) -> None:
+        """Print, in block order, the values that the cute expression `root`
+        reads and the named results of its ops (see `cute_value`)."""
+        tree: set[Operation] = set()
+        stack = [root]
+        while stack:
+            op = stack.pop()
+            if op in tree:
+                continue
+            tree.add(op)
+            for x in op.operands:
+                if _is_cute(x) and x not in self.ctx.names:
+                    stack.append(x.owner)
+        if len(tree) == 1 and not any(x not in self.ctx.names for x in root.operands):
+            return
+        order = self._block_order()
+        for op in sorted(tree, key=order.__getitem__):
+            for x in op.operands:
+                if not _is_cute(x):
+                    self.expr(x)
+            if op is not root and op.results[0].name_hint is not None:
+                self.expr(op.results[0])
+
+    def _block_order(self) -> dict[Operation, int]:
+        if self._order is None:
+            self._order = {op: i for i, op in enumerate(self.func.body.block.ops)}
+        return self._order
+
+    def cute_expr(self, op: Operation) -> str:
+        """One `cute` op as a CuTe expression of its operands' texts."""
+        e = self.expr
+        match op:
+            case cute.ConstantOp():
+                t = op.result.type
+                if t == cute.ui32:
+                    k = op.value_int % (1 << 32)
+                    if op.hex is not None:
+                        return f"cutlass.Uint32({k:#x})"
+                    return ONES if k == 2**32 - 1 else f"cutlass.Uint32({k})"
+                return f"{ctype(t)}({op.value_int})"
+            case cute.ToU32Op():
+                return f"cutlass.Uint32({e(op.input)})"
+            case cute.ToI64Op():
+                return f"cutlass.Int64({e(op.input)})"
+            case cute.SatU32Op():
+                return self.call_helper("sat_u32", e(op.input))
+            case cute.NegI32Op() | cute.NegI64Op():
+                return self.call_helper(op.HELPER, e(op.input))
+            case cute.ShlU32Op() | cute.ShrU32Op():
+                return f"utils.{op.HELPER}({e(op.word)}, cutlass.Uint32({e(op.amount)}))"
+            case cute.BmskOp():
+                return self.call_helper("bmsk_u32", e(op.pos), e(op.width))
+            case cute.MaxOp() | cute.MinOp():
+                return f"{op.SYMBOL}({e(op.lhs)}, {e(op.rhs)})"
+            case cute.AddOp() | cute.SubOp() | cute.MulOp() | cute.AndOp() | cute.OrOp() | cute.RemOp():
+                return f"({e(op.lhs)} {op.SYMBOL} {e(op.rhs)})"
+            case cute.LtOp():
+                return f"({e(op.lhs)} < {e(op.rhs)})"
+            case cute.GeOp():
+                return f"({e(op.lhs)} >= {e(op.rhs)})"
+            case cute.SelectOp():
+                t = op.result.type
+                name = "cutlass.Uint32" if t == cute.ui32 else ctype(t)
+                c = op.cond.owner
+                if isinstance(c, (cute.LtOp, cute.GeOp)) and op.cond.name_hint is None:
+                    # a whole argument: no brackets needed
+                    cond = f"{e(c.lhs)} {'<' if isinstance(c, cute.LtOp) else '>='} {e(c.rhs)}"
+                else:
+                    cond = e(op.cond)
+                return self.ternary(cond, e(op.lhs), e(op.rhs), name, select=op.eager is not None)
+            case cute.ToI32Op():
+                return f"cutlass.Int32({e(op.input)})"
+            case cute.LanesOp():
+                return e(op.word)
+            case _:
+                raise CuteEmitError(f"cannot print {op.name} as CuTe code")
 
     def load(self, op: mask.LoadOp) -> str:
         assert isinstance(op.tensor.type, TensorType)
@@ -868,569 +925,10 @@ class _FunctionPrinter:
             return f"({r} + {self.ternary(cond, d, f'{t}(0)', t)})"
         return self.ternary(cond, f"{r} + {d}", r, t)
 
-    def range_word(self, op: interval.RangeOp) -> str:
-        """
-        The keep word of [lo, hi), each side only where the bound's value
-        range does not already clip it, and clamps only where value ranges do
-        not prove them redundant:
-
-        - a prefix [0, hi) or a range is one `bmsk_u32(lo, hi - lo)` (PTX
-          `bmsk.clamp`: operands unsigned, widths past bit 31 clip, a
-          position >= 32 gives 0), so only a bound that may be negative is
-          clamped, and `hi - lo` is `max(hi, lo) - lo`, which cannot overflow;
-        - a suffix [lo, 32) is `shl_u32(ONES, lo)` (PTX clamps amounts >= 32);
-        - an upper bound `32 - a` with `a >= 0` (how fold-intervals writes an
-          upper bound whose shift amount is cheaper than the bound itself) is
-          `shr_u32(ONES, a)`, ANDed with the lower side's `shl_u32`.
-
-        Self-contained expressions (`keep_mask_exprs`, inline) use only the
-        two FA4 shifts: `shr_u32(ONES, 32 - hi) & shl_u32(ONES, lo)`.
-        """
-        if op.lo.type != IntegerType(32):
-            raise CuteEmitError("interval bounds must be i32")
-        lo_r, hi_r = self.ranges.of(op.lo), self.ranges.of(op.hi)
-        if hi_r.hi <= 0 or lo_r.lo >= LANES or lo_r.lo >= hi_r.hi:
-            return "cutlass.Uint32(0)"
-        has_hi, has_lo = hi_r.lo < LANES, lo_r.hi > 0
-        if not has_hi and not has_lo:
-            return ONES
-        if not has_hi:
-            return f"utils.shl_u32({ONES}, cutlass.Uint32({self.nonneg(op.lo)}))"
-        if not has_lo and (amount := self.shift_amount(op.hi)) is not None:
-            # A prefix [0, 32 - A): `shr_u32(ONES, min(A, 32))`. The clamp at
-            # 32 changes no value (PTX clamps the amount) but FA4's kernel
-            # compiles it smallest: causal +37 instructions, against +48
-            # without it and +65 as a bmsk (`python -m
-            # maskopt.tools.calibrate_fa4`, test/sass-results.md).
-            if self.ranges.of(op.hi.owner.rhs).hi > LANES:
-                amount = f"min({amount}, cutlass.Int32({LANES}))"
-            return f"utils.shr_u32({ONES}, cutlass.Uint32({amount}))"
-        if USE_BMSK:
-            word = self.affine_bmsk_word(op, has_lo)
-            if word is None and not has_lo:
-                word = self.guarded_prefix_word(op.hi)
-            if word is not None:
-                return word
-        amount = self.shift_amount(op.hi)
-        if amount is not None:
-            # hi = 32 - A with A >= 0: shift by A, no clamp (PTX clamps A >= 32).
-            word = f"utils.shr_u32({ONES}, cutlass.Uint32({amount}))"
-            if has_lo:
-                word = f"({word} & utils.shl_u32({ONES}, cutlass.Uint32({self.nonneg(op.lo)})))"
-            return word
-        if not USE_BMSK:
-            return self.shift_range_word(op, has_lo)
-        if not has_lo:
-            return self.call_helper("bmsk_u32", "cutlass.Uint32(0)", f"cutlass.Uint32({self.nonneg(op.hi)})")
-        lo = self.bind("lo", self.nonneg(op.lo))
-        lo_hi = max(lo_r.hi, 0)
-        hi = self.expr(op.hi)
-        if hi_r.lo < lo_hi:
-            hi = f"max({hi}, {lo})"
-        return self.call_helper("bmsk_u32", f"cutlass.Uint32({lo})", f"cutlass.Uint32({hi} - {lo})")
-
-    def affine_bound(self, hi: SSAValue, depth: int = 0) -> tuple[tuple, SSAValue, SSAValue | None] | None:
-        """
-        `(top, y, d)` where the upper bound `hi` keeps the same lanes as
-        `top - y` (`hi` equals it, or its min with 32): `top` is a leaf
-        `("x", x, k)` meaning `x + k` with `x >= 0` (None: 0) and `k >= 0`, or
-        `("max" | "min", a, b)` of two tops; `y >= 0`; `d` is the non-wrapping
-        i32 value `x - y` when `hi` is one such difference.
-        Recognized: `x - y`, `c - y`, `32 - max(c - (x - y), 0)` and
-        `32 - max((y - x) + c, 0)`, `32 - (c - min(x - y, c))` (fold-intervals'
-        causal upper bounds), and
-        `max`/`min` of recognized bounds with the same `y` (min and max
-        commute with `- y` and with the clip at 32); every op non-wrapping,
-        so the identities hold on all of the domain.
-        """
-        ranges = self.ranges
-
-        def nonneg_var(v: SSAValue) -> bool:
-            return const_evaluate_operand(v) is None and ranges.of(v).lo >= 0
-
-        def diff(v: SSAValue) -> tuple[SSAValue, SSAValue] | None:
-            o = v.owner
-            if (
-                isinstance(o, arith.SubiOp)
-                and v.type == i32
-                and not ranges.may_wrap(o)
-                and nonneg_var(o.lhs)
-                and nonneg_var(o.rhs)
-            ):
-                return o.lhs, o.rhs
-            return None
-
-        if depth > 4 or hi.type != i32:
-            return None
-        d = diff(hi)
-        if d is not None:
-            return ("x", d[0], 0), d[1], hi
-        o = hi.owner
-        if isinstance(o, (arith.MaxSIOp, arith.MinSIOp)):
-            pa, pb = self.affine_bound(o.lhs, depth + 1), self.affine_bound(o.rhs, depth + 1)
-            if pa is not None and pb is not None and pa[1] == pb[1]:
-                kind = "max" if isinstance(o, arith.MaxSIOp) else "min"
-                return (kind, pa[0], pb[0]), pa[1], None
-            return None
-        if not isinstance(o, arith.SubiOp) or ranges.may_wrap(o):
-            return None
-        c = const_evaluate_operand(o.lhs)
-        if c is None or c < 0:
-            return None
-        m = o.rhs.owner
-        if isinstance(m, arith.AddiOp) and not ranges.may_wrap(m):
-            nc = _const_operand(m)
-            if nc is not None and c - nc[1] >= 0 and nonneg_var(nc[0]):
-                return ("x", None, c - nc[1]), nc[0], None  # c - (y + c2)
-            return None
-        if c != LANES and nonneg_var(o.rhs):
-            return ("x", None, c), o.rhs, None  # c - y (32 - y: one shr is cheaper)
-        if c == LANES and isinstance(m, arith.SubiOp) and not ranges.may_wrap(m):
-            # 32 - (c2 - min(x - y, c2)) is 32 - max(c2 - (x - y), 0)
-            c2 = const_evaluate_operand(m.lhs)
-            mn = m.rhs.owner
-            xc = _const_operand(mn) if isinstance(mn, arith.MinSIOp) else None
-            if c2 is not None and xc is not None and xc[1] == c2 and LANES - c2 >= 0:
-                d = diff(xc[0])
-                if d is not None:
-                    return ("x", d[0], LANES - c2), d[1], xc[0]
-            return None
-        if c != LANES or not isinstance(m, arith.MaxSIOp):
-            return None
-        if const_evaluate_operand(m.rhs) == 0:
-            b = m.lhs
-        elif const_evaluate_operand(m.lhs) == 0:
-            b = m.rhs
-        else:
-            return None
-        bo = b.owner
-        if not isinstance(bo, (arith.SubiOp, arith.AddiOp)) or ranges.may_wrap(bo):
-            return None
-        if isinstance(bo, arith.SubiOp):
-            c = const_evaluate_operand(bo.lhs)
-            d = None if c is None else diff(bo.rhs)
-            if d is not None and LANES - c >= 0:
-                return ("x", d[0], LANES - c), d[1], bo.rhs  # 32 - max(c - (x - y), 0)
-            return None
-        nc = _const_operand(bo)
-        d = None if nc is None else diff(nc[0])
-        if d is not None and LANES - nc[1] >= 0:
-            return ("x", d[1], LANES - nc[1]), d[0], None  # 32 - max((y - x) + c, 0)
-        return None
-
-    def affine_bmsk_word(self, op: interval.RangeOp, has_lo: bool) -> str | None:
-        """
-        The word of [lo, hi) as one `bmsk_u32` when `hi` keeps the lanes of
-        `t - y`, `t` a max/min of terms `x + k` (see `affine_bound`): bits
-        [L, t - y) with L = max(lo, 0) are `bmsk_u32(L, max(t, y + L) - (y + L))`
-        in Uint32 arithmetic (exact: every operand is >= 0 and value ranges
-        keep `t` and `y + L` below 2^31; the width cannot go below 0; bmsk.clamp
-        clips it at bit 31 and gives 0 for L >= 32). A prefix `x - y + k`
-        that cannot leave i32 is `bmsk_u32(0, max(x - y + k, 0))`. No
-        negation, no min/max of a negation, no all-ones register.
-        """
-        a = self.affine_bound(op.hi)
-        if a is None:
-            return None
-        top, y, d = a
-        yr = self.ranges.of(y)
-
-        def top_hi(t: tuple) -> int:
-            if t[0] == "x":
-                return (0 if t[1] is None else self.ranges.of(t[1]).hi) + t[2]
-            return max(top_hi(t[1]), top_hi(t[2]))
-
-        def is_const(t: tuple) -> bool:
-            return t[0] == "x" and t[1] is None
-
-        def top_expr(t: tuple) -> str:
-            if t[0] != "x":
-                a, b = (t[2], t[1]) if is_const(t[1]) else (t[1], t[2])  # DSL_CONSTANT_MINMAX
-                return f"{t[0]}({top_expr(a)}, {top_expr(b)})"
-            _, x, k = t
-            if x is None:
-                return f"cutlass.Uint32({k})"
-            u = f"cutlass.Uint32({self.expr(x)})"
-            return f"({u} + cutlass.Uint32({k}))" if k else u
-
-        # Every `x + k` is exact in Uint32. (Operands reach 2^31: q + 1 at
-        # q = 2^31 - 1. A max is unsigned only with a runtime left operand,
-        # `DSL_CONSTANT_MINMAX`, which top_expr and the max below respect.)
-        if top_hi(top) > 2**32 - 1:
-            return None
-        lo_r = self.ranges.of(op.lo)
-        if has_lo and yr.hi + max(lo_r.hi, 0) > 2**32 - 1:
-            return None
-        if not has_lo and top[0] == "x":
-            # A prefix whose x - y + k cannot leave i32: a signed max with 0.
-            _, x, k = top
-            xr = Range(0, 0) if x is None else self.ranges.of(x)
-            if xr.hi + k - yr.lo <= INT32_MAX and xr.lo - yr.hi >= -INT32_MAX - 1:
-                if x is None:
-                    s = f"(cutlass.Int32({k}) - {self.expr(y)})"
-                else:
-                    s = self.expr(d) if d is not None else f"({self.expr(x)} - {self.expr(y)})"
-                    if k:
-                        s = f"({s} + cutlass.Int32({k}))"
-                return self.call_helper("bmsk_u32", "cutlass.Uint32(0)", f"cutlass.Uint32(max({s}, cutlass.Int32(0)))")
-        top_text = top_expr(top)
-        pos = "cutlass.Uint32(0)"
-        base = f"cutlass.Uint32({self.expr(y)})"
-        if has_lo:
-            start = self.lower_start(op.lo, y)
-            wide = None if start is not None else self.wide_lower_start(op.lo, y)
-            if start is None and wide is None:
-                wide = self.guarded_lower_start(op.lo, y)
-            if start is not None:
-                # base = max(X, y) first, the position base - y from it
-                base_i = self.bind("base", start)
-                pos = f"cutlass.Uint32({self.bind('lo', f'({base_i} - {self.expr(y)})')})"
-                base = f"cutlass.Uint32({base_i})"
-            elif wide is not None:
-                base = self.bind("base", wide)  # a Uint32
-                pos = self.bind("lo", f"({base} - cutlass.Uint32({self.expr(y)}))")
-            else:
-                pos = f"cutlass.Uint32({self.bind('lo', self.nonneg(op.lo))})"
-                base = self.bind("base", f"({base} + {pos})")
-        if is_const(top):
-            return self.call_helper("bmsk_u32", pos, f"(max({base}, {top_text}) - {base})")
-        return self.call_helper("bmsk_u32", pos, f"(max({top_text}, {base}) - {base})")
-
-    def guarded_prefix_word(self, hi: SSAValue) -> str | None:
-        """
-        The prefix word [0, hi) for fold-intervals' guarded upper bound
-        `min(max(X, c0) - y, c1) + k` (X and y >= 0 runtime i32 values, each
-        clamp optional, no op wrapping), as one `bmsk_u32(0, W)`.
-
-        The clamps only guard the i32 arithmetic: where `min` applies the
-        bound is c1 + k >= 32 (every lane), where a `max` applies it is at
-        most c0 - y + k <= 0 (no lane; `without_guard_clamps` with
-        c0 <= min(y) - k). So the lanes are those of X - y + k and the width
-        is W = max(X - y + k, 0) = max(X, y - k) - (y - k); bmsk.clamp clips
-        it at 32. W can pass 2^31 - 1 (X = 2^31 - 1, y = 0, k = 1) but not
-        2^32 - 1, so where value ranges allow that it is computed exactly in
-        Int64 and converted to Uint32 (LLVM narrows the Int64 ops to one
-        32-bit three-operand add); no operation wraps. None for other forms,
-        or where y - k or W may leave their types.
-        """
-        ranges = self.ranges
-        k, v = 0, hi
-        o = v.owner
-        if isinstance(o, arith.AddiOp) and not ranges.may_wrap(o) and (xk := _const_operand(o)):
-            v, k = xk
-        o = v.owner
-        if isinstance(o, arith.MinSIOp):
-            xc = _const_operand(o)
-            if xc is None or xc[1] + k < LANES:
-                return None
-            v = xc[0]
-        o = v.owner
-        if not isinstance(o, arith.SubiOp) or ranges.may_wrap(o) or v.type != i32:
-            return None
-        y = o.rhs
-        yr = ranges.of(y)
-        if const_evaluate_operand(y) is not None or yr.lo < 0 or yr.hi - k > INT32_MAX or yr.lo - k < -INT32_MAX - 1:
-            return None
-        x = without_guard_clamps(o.lhs, yr.lo - k)
-        xr = ranges.of(x)
-        if const_evaluate_operand(x) is not None or xr.hi - yr.lo + k > 2**32 - 1:
-            return None  # c - y: shr_u32 (`shift_amount`) or `affine_bmsk_word`
-        ys = self.expr(y)
-        if xr.hi - yr.lo + k > INT32_MAX and 0 <= 2**31 - k - xr.hi and yr.hi - yr.lo < 2**31:
-            return self.unsigned_offset_prefix(o.lhs, x, y, k)
-        xs = self.expr(x)
-        t = "cutlass.Int32"
-        if xr.hi - yr.lo + k > INT32_MAX:
-            # W passes 2^31 - 1 (X near 2^31 - 1 against y - k < 0, where the
-            # unsigned shift-amount form does not apply): exact in Int64.
-            t, xs, ys = "cutlass.Int64", f"cutlass.Int64({xs})", f"cutlass.Int64({ys})"
-        yk = ys if k == 0 else self.bind("yk", f"({ys} - {t}({k}))")
-        m = f"max({xs}, {yk})"
-        width = f"cutlass.Uint32(({m} - {yk}))"
-        return self.call_helper("bmsk_u32", "cutlass.Uint32(0)", width)
-
-    def unsigned_offset_prefix(self, guarded: SSAValue, x: SSAValue, y: SSAValue, k: int) -> str:
-        """
-        The prefix [0, X - y + k) whose width may pass 2^31 - 1, as a right
-        shift by its amount A = y + 32 - k - X, clipped to [0, 32]. With X
-        clamped below at min(y) - k (no lane below it; `guarded` keeps that
-        clamp where fold-intervals wrote it), the lane-uniform
-        h = 2^31 - k - max(X, min(y) - k) lies in [0, 2^31 - min(y)], so
-        u = y + h = A + K (K = 2^31 - 32) is exact in Uint32, and
-        A clipped at 0 is max(u, K) - K (the shift clips amounts >= 32).
-        FA4's kernel counts +43 instructions for bottom-right causal in this
-        form, against +69 for the Int64 bmsk width it replaces (`python -m
-        maskopt.tools.calibrate_fa4`, test/sass-results.md).
-        """
-        yr = self.ranges.of(y)
-        c0 = yr.lo - k
-        xc = self.expr(guarded) if self.ranges.of(guarded).lo >= c0 else f"max({self.expr(x)}, cutlass.Int32({c0}))"
-        h = self.bind("h", f"cutlass.Uint32((cutlass.Int64({2**31 - k}) - cutlass.Int64({xc})))")
-        big = f"cutlass.Uint32({2**31 - LANES})"
-        amount = f"(max((cutlass.Uint32({self.expr(y)}) + {h}), {big}) - {big})"
-        return f"utils.shr_u32({ONES}, cutlass.Uint32({amount}))"
-
-    def lower_start(self, lo: SSAValue, y: SSAValue) -> str | None:
-        """
-        `y + max(lo, 0)` as one Int32 `max(X - c, y)` when the lower bound
-        `lo` is `X - y` or `max(X - y, c) - c` (fold-intervals' forms; y >= 0
-        is the upper bound's base): the run's first kv position, from which
-        the position is one subtraction, where `y + clamp(lo)` takes a
-        subtraction, a clamp and an addition. A clamp `max(S, c2)` inside X
-        that y already dominates (c2 - c <= min y) is looked through. None
-        when `lo` has neither form or X - c may leave Int32.
-        """
-        ranges = self.ranges
-        o = lo.owner
-        c = 0
-        if isinstance(o, arith.AddiOp) and isinstance(o.lhs.owner, arith.MaxSIOp):
-            m, k = o.lhs.owner, const_evaluate_operand(o.rhs)
-            if k is None or const_evaluate_operand(m.rhs) != -k or ranges.may_wrap(o):
-                return None
-            c, o = -k, m.lhs.owner  # max(X - y, c) - c
-        if not isinstance(o, arith.SubiOp) or o.rhs is not y or ranges.may_wrap(o):
-            # 0 - (y - X) is X - y too
-            if not (
-                isinstance(o, arith.SubiOp)
-                and const_evaluate_operand(o.lhs) == 0
-                and isinstance(o.rhs.owner, arith.SubiOp)
-                and o.rhs.owner.lhs is y
-                and not ranges.may_wrap(o.rhs.owner)
-            ):
-                return None
-            x = o.rhs.owner.rhs
-        else:
-            x = o.lhs
-        if x.type != i32 or y.type != i32 or ranges.of(y).lo < 0:
-            return None
-        x = without_guard_clamps(x, ranges.of(y).lo + c)
-        if ranges.of(x).lo - c < -INT32_MAX - 1:
-            return None
-        xs = self.expr(x)
-        if c:
-            xs = f"({xs} - cutlass.Int32({c}))"
-        return f"max({xs}, {self.expr(y)})"
-
-    def guarded_lower_start(self, lo: SSAValue, y: SSAValue) -> str | None:
-        """
-        `lower_start` for fold-intervals' lower bound `min(X - y, c) + k`
-        (k >= 0, c + k >= 32: the min only keeps X - y + k from overflowing
-        where the bound is past bit 31 anyway; X, y >= 0): the Uint32
-        `max(Uint32(X) + k, Uint32(y))`, exact because X + k < 2^32. Where
-        the min applies, base - y is at least 32 as the clipped bound is, so
-        bmsk gives 0 there too.
-        """
-        ranges = self.ranges
-        o = lo.owner
-        mk = _const_operand(o) if isinstance(o, arith.AddiOp) and not ranges.may_wrap(o) else None
-        if mk is None:
-            return None
-        m, k = mk
-        mn = m.owner
-        xc = _const_operand(mn) if isinstance(mn, arith.MinSIOp) else None
-        if k < 0 or xc is None or xc[1] + k < LANES:
-            return None
-        d = xc[0].owner
-        if not isinstance(d, arith.SubiOp) or d.rhs is not y or ranges.may_wrap(d):
-            return None
-        x = d.lhs
-        xr, yr = ranges.of(x), ranges.of(y)
-        if x.type != i32 or y.type != i32 or xr.lo < 0 or yr.lo < 0 or xr.hi + k > 2**32 - 1:
-            return None
-        if const_evaluate_operand(x) is not None:
-            return None
-        xs = f"cutlass.Uint32({self.expr(x)})"
-        if k:
-            xs = f"({xs} + cutlass.Uint32({k}))"
-        return f"max({xs}, cutlass.Uint32({self.expr(y)}))"
-
-    def wide_lower_start(self, lo: SSAValue, y: SSAValue) -> str | None:
-        """
-        `lower_start` for fold-intervals' i64 lower bound `trunc(clamp(S - y,
-        k1, k2))` (or `0 - trunc(clamp(y - S, -k2, -k1))`) with k1 <= 0 and
-        k2 >= 32, S an i64 value: the Uint32 `max(sat_u32(S), Uint32(y))`.
-        `sat_u32` clamps S to [0, 2^32 - 1], which
-        changes no lane: kv + L is in [0, 2^31). The word's position
-        base - y then is at least 32 wherever S - y is, so bmsk gives 0
-        there, like the clamp at k2. S's clamps to constants c <= 0 or
-        c >= 2^32 - 1 (the +-2^40 guard) are looked through.
-        """
-        if y.type != i32 or self.ranges.of(y).lo < 0:
-            return None
-        o = lo.owner
-        negate = False
-        if isinstance(o, arith.SubiOp) and const_evaluate_operand(o.lhs) == 0:
-            negate, o = True, o.rhs.owner
-        parts = self.truncated_clamped_difference(o) if isinstance(o, arith.TruncIOp) else None
-        if parts is None:
-            return None
-        d, k1, k2 = parts
-        s_val, y64 = (d.rhs, d.lhs) if negate else (d.lhs, d.rhs)
-        if negate:
-            k1, k2 = -k2, -k1
-        e = y64.owner
-        if not (isinstance(e, arith.ExtSIOp) and e.input is y) or k1 > 0 or k2 < LANES:
-            return None
-        s_val = without_guard_clamps(s_val, 0, 2**32 - 1)
-        return f"max({self.call_helper('sat_u32', self.expr(s_val))}, cutlass.Uint32({self.expr(y)}))"
-
-    def shift_amount(self, hi: SSAValue) -> str | None:
-        """For an upper bound `32 - a` with `a >= 0` (fold-intervals' form), `a`."""
-        op = hi.owner
-        if (
-            isinstance(op, arith.SubiOp)
-            and const_evaluate_operand(op.lhs) == LANES
-            and self.ranges.of(op.rhs).lo >= 0
-        ):
-            return self.expr(op.rhs)
-        return None
-
-    def nonneg(self, v: SSAValue) -> str:
-        """`v` as an Int32 expression, clamped at 0 unless its range is >= 0."""
-        c = const_evaluate_operand(v)
-        if c is not None:
-            return f"cutlass.Int32({max(c, 0)})"
-        x = self.expr(v)
-        return f"max({x}, cutlass.Int32(0))" if self.ranges.of(v).lo < 0 else x
-
-    def shift_range_word(self, op: interval.RangeOp, has_lo: bool) -> str:
-        hi_r = self.ranges.of(op.hi)
-        hc = const_evaluate_operand(op.hi)
-        if hc is not None:
-            amount = f"cutlass.Uint32({LANES - hc})"
-        else:
-            x = self.expr(op.hi)
-            if LANES - hi_r.lo > INT32_MAX:
-                x = f"max({x}, cutlass.Int32(0))"
-            if hi_r.hi > LANES:
-                x = f"min({x}, cutlass.Int32({LANES}))"
-            amount = f"cutlass.Uint32(cutlass.Int32({LANES}) - {x})"
-        word = f"utils.shr_u32({ONES}, {amount})"
-        if has_lo:
-            word = f"({word} & utils.shl_u32({ONES}, cutlass.Uint32({self.nonneg(op.lo)})))"
-        return word
-
-    def periodic_word(self, op: interval.PeriodicOp) -> str:
-        """
-        Bit L of the word is bit (L + ph) of the 64-bit pattern B whose bit j is
-        set iff residue j mod P is kept, where ph = phase mod P in [0, P):
-        one funnel shift of a constant, `lo32(B >> ph)`.
-        """
-        p, m = op.period_value, op.residues_value
-        pattern = sum(1 << j for j in range(2 * LANES) if (m >> (j % p)) & 1)
-        lo, hi = pattern & 0xFFFFFFFF, pattern >> LANES
-        t = ctype(op.phase.type)
-        phase = self.expr(op.phase)
-        r = self.ranges.of(op.phase)
-        if 0 <= r.lo and r.hi < p:
-            ph = phase
-        elif r.lo >= 0:
-            ph = f"({phase} % {t}({p}))"
-        else:
-            rem = f"({phase} % {t}({p}))"
-            if not self.inline:
-                name = self.ctx.fresh("rem")
-                self.ctx.line(f"{name} = {rem}")
-                rem = name
-            ph = self.ternary(f"{rem} < {t}(0)", f"{rem} + {t}({p})", rem, t)
-        if op.phase.type != IntegerType(32):
-            ph = f"cutlass.Int32({ph})"
-        if not self.inline and not ph.isidentifier():
-            name = self.ctx.fresh("ph")
-            self.ctx.line(f"{name} = {ph}")
-            ph = name
-        low = f"utils.shr_u32(cutlass.Uint32({lo:#x}), cutlass.Uint32({ph}))"
-        high = f"utils.shl_u32(cutlass.Uint32({hi:#x}), cutlass.Uint32(cutlass.Int32({LANES}) - {ph}))"
-        return f"({low} | {high})"
-
     def intersect_word(self, op: interval.IntersectOp) -> str:
-        """The AND of the operands' words; table sets with the same shift are
-        ANDed before they are shifted (their clips are the same lanes)."""
-        parts: list[str] = []
-        groups: dict[SSAValue, list[interval.TableOp]] = {}
-        for s in op.sets:
-            t = s.owner
-            if isinstance(t, interval.TableOp) and s not in self.ctx.names:
-                groups.setdefault(t.shift, []).append(t)
-        done: set[SSAValue] = set()
-        for s in op.sets:
-            t = s.owner
-            if isinstance(t, interval.TableOp) and t.shift in groups:
-                if t.shift not in done:
-                    done.add(t.shift)
-                    parts.append(self.shifted_table_word(groups[t.shift]))
-                continue
-            parts.append(self.expr(s))
-        return "(" + " & ".join(parts) + ")"
-
-    def table_bits(self, op: interval.TableOp) -> str:
-        """
-        The unshifted word of a table set: bit r iff `table[r] <= t` (`> t`).
-        The sets of `<= t` only change at the table's distinct values
-        v1 < ... < vn: a chain of selects on `t >= vi`, dropping the values
-        that the range of t decides.
-        """
-        table = op.table_values
-        full = (1 << LANES) - 1
-        r = self.ranges.of(op.t)
-        t = self.expr(op.t)
-        ct = ctype(op.t.type)
-        word = 0  # the set for t below every table value
-        chain: list[tuple[int, int]] = []  # (v, set for t >= v), ascending
-        for v in sorted(set(table)):
-            le = sum(1 << i for i, x in enumerate(table) if x <= v)
-            if v <= r.lo:
-                word, chain = le, []  # t >= v on the whole domain
-            elif v <= r.hi:
-                chain.append((v, le))
-
-        def word_of(le: int) -> str:
-            return f"cutlass.Uint32({(full & ~le) if op.is_gt else le:#x})"
-
-        expr = word_of(word)
-        for v, le in chain:
-            expr = self.ternary(f"{t} >= {ct}({v})", word_of(le), expr, "cutlass.Uint32", select=True)
-        return expr
-
-    def shifted_table_word(self, ops: list[interval.TableOp]) -> str:
-        """
-        The keep word of the intersection of table sets of one shift s: the
-        AND of their unshifted words M, lane L being entry L + s, so M >> s
-        for s >= 0 and M << -s for s < 0 (`utils.shr_u32`/`shl_u32`: amounts
-        >= 32 give 0, as no entry lies in [0, 32) then).
-        """
-        bits = [self.table_bits(op) for op in ops]
-        word = bits[0] if len(bits) == 1 else "(" + " & ".join(bits) + ")"
-        if not self.inline and len(ops) > 1:
-            name = self.ctx.fresh("tbl")
-            self.ctx.line(f"{name} = {word}")
-            word = name
-        shift = ops[0].shift
-        c = const_evaluate_operand(shift)
-        sr = self.ranges.of(shift)
-        if c == 0:
-            return word
-        if not sr.within(Range(-(2**31), 2**31 - 1)):
-            raise CuteEmitError("interval.table shift must fit i32")
-        if shift.type != i32:
-            raise CuteEmitError("interval.table shift must be i32")
-        if sr.lo >= 0:
-            return f"utils.shr_u32({word}, cutlass.Uint32({self.expr(shift)}))"
-        if sr.hi <= 0:
-            neg = self.negation(shift, wraps=sr.lo <= -(2**31))
-            return f"utils.shl_u32({word}, cutlass.Uint32({neg}))"
-        if not self.inline and not word.isidentifier() and not re.fullmatch(r"cutlass\.Uint32\(0x[0-9a-f]+\)", word):
-            name = self.ctx.fresh("tbl")
-            self.ctx.line(f"{name} = {word}")
-            word = name
-        x = self.expr(shift)
-        neg = self.negation(shift, wraps=sr.lo <= -(2**31))
-        return self.ternary(
-            f"{x} >= cutlass.Int32(0)",
-            f"utils.shr_u32({word}, cutlass.Uint32({x}))",
-            f"utils.shl_u32({word}, cutlass.Uint32({neg}))",
-            "cutlass.Uint32",
-        )
+        """The AND of the operands' words (`interval-to-cute` has grouped
+        table sets of one shift into one word)."""
+        return "(" + " & ".join(self.expr(s) for s in op.sets) + ")"
 
     # Statements -----------------------------------------------------------
 
@@ -1527,17 +1025,22 @@ def _functions(module: ModuleOp) -> list[mask.FuncOp]:
     return [op for op in module.walk() if isinstance(op, mask.FuncOp)]
 
 
-def _bounds_lowered(func: mask.FuncOp) -> mask.FuncOp:
-    """`func`, or a copy of it with its `interval.bound`s lowered (a pipeline
-    that ends before `lower-interval-bounds`): the printer reads their arith."""
-    if not any(isinstance(op, interval.BoundOp) for op in func.body.block.ops):
+def lowered_function(func: mask.FuncOp) -> mask.FuncOp:
+    """`func`, or a copy of it lowered for printing: its `interval.bound`s
+    expanded (`lower-interval-bounds`, for a pipeline that ends before it)
+    and its runs' word forms chosen (`interval-to-cute`). Both targets print
+    this IR."""
+    ops = func.body.block.ops
+    if not any(isinstance(op, (interval.BoundOp, interval.RangeOp, interval.PeriodicOp, interval.TableOp)) for op in ops):
         return func
     from maskopt.lowering.interval_bounds import lower_function
 
     copy = ModuleOp([func.clone()])
     lowered = copy.ops.first
     assert isinstance(lowered, mask.FuncOp)
-    lower_function(lowered)
+    if any(isinstance(op, interval.BoundOp) for op in lowered.body.block.ops):
+        lower_function(lowered)
+    lower_runs(lowered)
     return lowered
 
 
@@ -1545,7 +1048,7 @@ def print_cute_module(module: ModuleOp, output: IO[str]) -> None:
     """Print every mask.func of `module` as one CuTe DSL Python module."""
     import io
 
-    funcs = [_bounds_lowered(f) for f in _functions(module)]
+    funcs = [lowered_function(f) for f in _functions(module)]
     if not funcs:
         raise CuteEmitError("the module has no mask.func to print")
     body = io.StringIO()
@@ -1588,7 +1091,7 @@ def keep_mask_exprs(func: mask.FuncOp) -> list[str]:
         raise CuteEmitError(f"mask.func @{func.sym_name.data} is not packed")
     import io
 
-    func = _bounds_lowered(func)
+    func = lowered_function(func)
     printer = _FunctionPrinter(func, CutePrintContext(io.StringIO()), inline=True)
     v = func.yield_op.value
     if const_evaluate_operand(v) is not None:

@@ -79,6 +79,11 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return LowerIntervalBoundsPass
 
+    def get_interval_to_cute():
+        from maskopt.lowering.interval_to_cute import IntervalToCutePass
+
+        return IntervalToCutePass
+
     def get_set_domain():
         from maskopt.passes.domain import SetDomainPass
 
@@ -98,5 +103,6 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "fold-intervals": get_fold_intervals,
         "simplify-intervals": get_simplify_intervals,
         "lower-interval-bounds": get_lower_interval_bounds,
+        "interval-to-cute": get_interval_to_cute,
         "pack-mask": get_pack_mask,
     } | _REGISTERED

@@ -8,8 +8,8 @@ dialects, passes and targets.
     mask-opt --split-input-file --print-op-generic in.mlir
     mask-opt in.mlir -p pack-mask --print-ir-after-all --time-passes
 
-Dialects: builtin, arith, mask, interval. Passes: canonicalize, cse, dce,
-lane-affine, fold-intervals, simplify-intervals, lower-interval-bounds,
+Dialects: builtin, arith, mask, interval, cute. Passes: canonicalize, cse, dce,
+lane-affine, fold-intervals, simplify-intervals, lower-interval-bounds, interval-to-cute,
 pack-mask. Targets: mlir,
 cute. A `.py` input (`FILE.py:FUNCTION`, FUNCTION defaulting to `mask_mod`)
 is traced like inductor does and, without `-p`, packed with `pack-mask`.

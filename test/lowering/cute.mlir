@@ -386,8 +386,8 @@ mask.func @odd_before_q {
 // CHECK-NEXT:     kv = kv_idx[0]
 // CHECK-NEXT:     v = (kv - q)
 // CHECK-NEXT:     rem = (v % cutlass.Int32(2))
-// CHECK-NEXT:     ph = (rem + cutlass.Int32(2) if rem < cutlass.Int32(0) else rem)
-// CHECK-NEXT:     v_1 = (utils.shr_u32(cutlass.Uint32(0xaaaaaaaa), cutlass.Uint32(ph)) | utils.shl_u32(cutlass.Uint32(0xaaaaaaaa), cutlass.Uint32(cutlass.Int32(32) - ph)))
+// CHECK-NEXT:     ph = ((rem + cutlass.Int32(2)) if rem < cutlass.Int32(0) else rem)
+// CHECK-NEXT:     v_1 = (utils.shr_u32(cutlass.Uint32(0xaaaaaaaa), cutlass.Uint32(ph)) | utils.shl_u32(cutlass.Uint32(0xaaaaaaaa), cutlass.Uint32((cutlass.Int32(32) - ph))))
 // CHECK-NEXT:     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
 // CHECK-NEXT:     packed[0] = v_1
 // CHECK-NEXT:     return packed.load()

@@ -77,7 +77,8 @@ def test_emitted_words_match_eager_torch(name):
 
 @pytest.mark.parametrize("name", ALL)
 def test_every_pass_preserves_words(name):
-    """Translation validation: interpret the IR after each pass of pack-mask."""
+    """Translation validation: interpret the IR after each pass of pack-mask
+    and after interval-to-cute (the word forms the CuTe target prints)."""
     import maskopt
 
     case = corpus.get_case(name)
@@ -86,7 +87,10 @@ def test_every_pass_preserves_words(name):
     b, h, q, kv = points(name, n_rows=4)
     ref = corpus.reference_words(fn, b, h, q, kv)
     ctx = maskopt.make_context()
-    stages = [("import", None)] + [(p.name, p) for p in pack_mask_passes()]
+    from maskopt.lowering.interval_to_cute import IntervalToCutePass
+
+    # and the CuTe target's own lowering of the runs' words
+    stages = [("import", None)] + [(p.name, p) for p in (*pack_mask_passes(), IntervalToCutePass())]
     for stage, p in stages:
         if p is not None:
             p.apply(ctx, module)

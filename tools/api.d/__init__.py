@@ -442,7 +442,7 @@ def _compile_mask(mask_mod, aux_tensors, max_intervals, name, pipeline, callback
     import torch.fx
     from xdsl.dialects.builtin import ModuleOp
 
-    from maskopt.lowering.cute import print_cute_module
+    from maskopt.lowering.cute import lowered_function, print_cute_module
     from maskopt.lowering.fx_import import import_graph, import_mask_mod
 
     aux: list[Any] = []
@@ -477,8 +477,11 @@ def _compile_mask(mask_mod, aux_tensors, max_intervals, name, pipeline, callback
         if pipeline is None:
             module.verify()
     func = module.ops.first
+    # lowered for printing once (interval-to-cute on a copy): the module and
+    # the self-contained expressions print the same IR
+    printed = lowered_function(func)  # type: ignore[arg-type]
     out = io.StringIO()
-    print_cute_module(module, out)
+    print_cute_module(printed.parent_op() if printed is not func else module, out)
     packed = func.is_packed  # type: ignore[union-attr]
     reason = None if packed or func.unpacked is None else func.unpacked.data  # type: ignore[union-attr]
     return CompiledMask(
@@ -487,7 +490,7 @@ def _compile_mask(mask_mod, aux_tensors, max_intervals, name, pipeline, callback
         reason=reason,
         module=module,
         cute_source=out.getvalue(),
-        keep_mask_exprs=_self_contained_exprs(func) if packed else [],
+        keep_mask_exprs=_self_contained_exprs(printed) if packed else [],
         aux_tensors=aux,
         remarks=function_remarks(module, collected),
     )

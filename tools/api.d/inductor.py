@@ -358,14 +358,25 @@ def _elements(func, scalar_args, scalar_exprs, symbol_codes):
     from xdsl.transforms.canonicalization_patterns.utils import const_evaluate_operand
 
     from maskopt.dialects import interval
-    from maskopt.lowering.cute import CutePrintContext, _FunctionPrinter, check_nesting, ctype
+    from maskopt.lowering.cute import CutePrintContext, _FunctionPrinter, check_nesting, ctype, lowered_function
 
-    printer = _FunctionPrinter(func, CutePrintContext(io.StringIO()), inline=True)
+    # The words print from the lowered IR (the module's), a run's bounds from
+    # the run itself; the lowering keeps the union's operands in order.
+    lowered = lowered_function(func)
+    printer = _FunctionPrinter(lowered, CutePrintContext(io.StringIO()), inline=True)
+    bounds = _FunctionPrinter(func, CutePrintContext(io.StringIO()), inline=True)
+    args, lowered_args = func.body.block.args, lowered.body.block.args
     for arg, k in scalar_args:
-        printer.ctx.names[arg] = f"{ctype(arg.type)}({_TOKEN.format(k)})"
+        text = f"{ctype(arg.type)}({_TOKEN.format(k)})"
+        bounds.ctx.names[arg] = text
+        printer.ctx.names[lowered_args[arg.index]] = text
 
     def word(code: str) -> PackedMaskWord:
         return PackedMaskWord(code, scalar_exprs, symbol_codes)
+
+    def parts_of(f):
+        s = f.yield_op.value.owner.set
+        return s.owner.sets if isinstance(s.owner, interval.UnionOp) else (s,)
 
     v = func.yield_op.value
     c = const_evaluate_operand(v)
@@ -373,11 +384,9 @@ def _elements(func, scalar_args, scalar_exprs, symbol_codes):
         c %= 1 << 32
         return () if c == 0 else (word(f"cutlass.Uint32({c:#x})"),)
     assert isinstance(v.owner, interval.KeepWordOp)
-    s = v.owner.set
-    parts = s.owner.sets if isinstance(s.owner, interval.UnionOp) else (s,)
     elements: list[PackedMaskWord] = []
-    for p in parts:
-        op = p.owner
+    for p, original in zip(parts_of(lowered), parts_of(func), strict=True):
+        op = original.owner
         if isinstance(op, interval.FullOp):
             return (word(_ONES),)
         if isinstance(op, interval.EmptyOp):
@@ -389,8 +398,8 @@ def _elements(func, scalar_args, scalar_exprs, symbol_codes):
                     code,
                     scalar_exprs,
                     symbol_codes,
-                    lower_code=check_nesting(printer.expr(op.lo)),
-                    upper_code=check_nesting(printer.expr(op.hi)),
+                    lower_code=check_nesting(bounds.expr(op.lo)),
+                    upper_code=check_nesting(bounds.expr(op.hi)),
                     lower_const=const_evaluate_operand(op.lo),
                     upper_const=const_evaluate_operand(op.hi),
                 )

@@ -1,0 +1,626 @@
+"""
+The `cute` dialect: the CuTe DSL expressions a keep word is printed as.
+
+The CuTe target (`maskopt.lowering.cute`) prints each op as one CuTe DSL
+expression; `interval-to-cute` (`maskopt.lowering.interval_to_cute`) builds
+them from the `interval` dialect's lane runs, making the word-form choices
+(bmsk or shifts, clamps, Uint32 widths) in the IR rather than in the printer.
+
+Types say which CuTe type a value has: `ui32` is a `cutlass.Uint32` (a keep
+word, a PTX operand, unsigned arithmetic modulo 2^32), signless `i32` and
+`i64` are `cutlass.Int32` and `cutlass.Int64` (signed). Signed `cute.add`,
+`cute.sub` are only built where value ranges show that they cannot
+overflow; their semantics wrap like the machine's.
+
+The ops are expressions: the printer writes each in place, inside its user,
+except where its result has a name (`%lo = ...`), which it binds on a line of
+its own. `cute.lanes` turns a word into the `!interval.set` it keeps, so the
+rest of the `interval` dialect (union, select, keep_word) is unchanged.
+
+The PTX helpers (`cute.bmsk`, `cute.neg_i32`, `cute.neg_i64`,
+`cute.sat_u32`) are those of `maskopt.lowering.helpers.HELPERS`; their CPU
+semantics, used by the interpreter (`maskopt.dialects.semantics`), come from
+that registry.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from xdsl.dialects.builtin import (
+    I1,
+    I32,
+    I64,
+    IntegerAttr,
+    IntegerType,
+    Signedness,
+    UnitAttr,
+)
+from xdsl.ir import Dialect, SSAValue
+from xdsl.irdl import (
+    EqAttrConstraint,
+    IRDLOperation,
+    VarConstraint,
+    irdl_op_definition,
+    operand_def,
+    opt_prop_def,
+    prop_def,
+    result_def,
+    traits_def,
+)
+from xdsl.traits import ConstantLike, Pure
+
+from maskopt.dialects.interval import LaneSetType, lane_set
+
+#: `cutlass.Uint32`: a keep word or an unsigned 32-bit value.
+ui32 = IntegerType(32, Signedness.UNSIGNED)
+
+_Int = EqAttrConstraint(IntegerType(32)) | EqAttrConstraint(IntegerType(64)) | EqAttrConstraint(ui32)
+_Int32 = EqAttrConstraint(IntegerType(32)) | EqAttrConstraint(ui32)
+
+
+@irdl_op_definition
+class ConstantOp(IRDLOperation):
+    """
+    A constant of a CuTe type, printed `cutlass.Uint32(k)` (the all-ones word
+    as `cutlass.Uint32(0xFFFFFFFF)`, a `hex` one as `cutlass.Uint32(0xaaaaaaaa)`)
+    or `cutlass.Int32(k)`.
+
+    Example:
+
+    ```mlir
+    %ones = cute.constant 4294967295 : ui32
+    %zero = cute.constant 0 : ui32
+    %bits = cute.constant 2863311530 : ui32 hex
+    ```
+    """
+
+    name = "cute.constant"
+
+    T: ClassVar = VarConstraint("T", _Int)
+    value = prop_def(IntegerAttr.constr(type=T))
+    hex = opt_prop_def(UnitAttr)
+    """print the value in hexadecimal (a bit pattern)"""
+    result = result_def(T)
+
+    traits = traits_def(Pure(), ConstantLike())
+
+    assembly_format = "$value (`hex` $hex^)? attr-dict"
+
+    def __init__(self, value: int, type: IntegerType = ui32, *, hex: bool = False):
+        properties: dict = {"value": IntegerAttr(value, type)}
+        if hex:
+            properties["hex"] = UnitAttr()
+        super().__init__(result_types=[type], properties=properties)
+
+    @property
+    def value_int(self) -> int:
+        return self.value.value.data
+
+
+@irdl_op_definition
+class ToU32Op(IRDLOperation):
+    """
+    An Int32 (or Uint32) value as a Uint32 of the same bits, an Int64 as its
+    low 32 bits, `cutlass.Uint32(x)`.
+
+    Example:
+
+    ```mlir
+    %u = cute.to_u32 %x : i32
+    ```
+    """
+
+    name = "cute.to_u32"
+
+    input = operand_def(_Int)
+    result = result_def(ui32)
+
+    traits = traits_def(Pure())
+
+    assembly_format = "$input attr-dict `:` type($input)"
+
+    def __init__(self, input: SSAValue):
+        super().__init__(operands=[input], result_types=[ui32])
+
+
+@irdl_op_definition
+class ToI64Op(IRDLOperation):
+    """
+    An Int32 value sign-extended to an Int64, `cutlass.Int64(x)`.
+
+    Example:
+
+    ```mlir
+    %w = cute.to_i64 %x
+    ```
+    """
+
+    name = "cute.to_i64"
+
+    input = operand_def(I32)
+    result = result_def(I64)
+
+    traits = traits_def(Pure())
+
+    assembly_format = "$input attr-dict"
+
+    def __init__(self, input: SSAValue):
+        super().__init__(operands=[input], result_types=[IntegerType(64)])
+
+
+@irdl_op_definition
+class SatU32Op(IRDLOperation):
+    """
+    An Int64 clamped to [0, 2^32 - 1] as a Uint32 (the `sat_u32` PTX helper,
+    cvt.sat.u32.s64's value).
+
+    Example:
+
+    ```mlir
+    %u = cute.sat_u32 %x
+    ```
+    """
+
+    name = "cute.sat_u32"
+
+    input = operand_def(I64)
+    result = result_def(ui32)
+
+    traits = traits_def(Pure())
+
+    assembly_format = "$input attr-dict"
+
+    def __init__(self, input: SSAValue):
+        super().__init__(operands=[input], result_types=[ui32])
+
+
+class _NegOp(IRDLOperation):
+    """-x, wrapping, through a PTX helper (`not`, `add 1`) that ptxas cannot
+    fold into a 3-input min/max (see `PTXAS_NEGATION` in maskopt.lowering.cute)."""
+
+    HELPER: ClassVar[str]
+
+    traits = traits_def(Pure())
+
+    assembly_format = "$input attr-dict"
+
+    def __init__(self, input: SSAValue):
+        super().__init__(operands=[input], result_types=[input.type])
+
+
+@irdl_op_definition
+class NegI32Op(_NegOp):
+    """
+    -x of an Int32, wrapping (the `neg_i32` helper).
+
+    Example:
+
+    ```mlir
+    %n = cute.neg_i32 %x
+    ```
+    """
+
+    name = "cute.neg_i32"
+    HELPER: ClassVar[str] = "neg_i32"
+
+    input = operand_def(I32)
+    result = result_def(I32)
+
+
+@irdl_op_definition
+class NegI64Op(_NegOp):
+    """
+    -x of an Int64, wrapping (the `neg_i64` helper).
+
+    Example:
+
+    ```mlir
+    %n = cute.neg_i64 %x
+    ```
+    """
+
+    name = "cute.neg_i64"
+    HELPER: ClassVar[str] = "neg_i64"
+
+    input = operand_def(I64)
+    result = result_def(I64)
+
+
+class _ShiftOp(IRDLOperation):
+    """A word shifted by an amount, read as a Uint32; 0 for amounts >= 32."""
+
+    HELPER: ClassVar[str]
+
+    word = operand_def(ui32)
+    amount = operand_def(_Int32)
+    result = result_def(ui32)
+
+    traits = traits_def(Pure())
+
+    assembly_format = "$word `,` $amount attr-dict `:` type($amount)"
+
+    def __init__(self, word: SSAValue, amount: SSAValue):
+        super().__init__(operands=[word, amount], result_types=[ui32])
+
+
+@irdl_op_definition
+class ShlU32Op(_ShiftOp):
+    """
+    `word << amount`, 0 for amount >= 32 (`utils.shl_u32`, PTX shl clamps the
+    amount); the amount is converted to Uint32 (`cutlass.Uint32(amount)`).
+
+    Example:
+
+    ```mlir
+    %w = cute.shl_u32 %ones, %lo : i32
+    ```
+    """
+
+    name = "cute.shl_u32"
+    HELPER: ClassVar[str] = "shl_u32"
+
+
+@irdl_op_definition
+class ShrU32Op(_ShiftOp):
+    """
+    `word >> amount` (logical), 0 for amount >= 32 (`utils.shr_u32`).
+
+    Example:
+
+    ```mlir
+    %w = cute.shr_u32 %ones, %a : i32
+    ```
+    """
+
+    name = "cute.shr_u32"
+    HELPER: ClassVar[str] = "shr_u32"
+
+
+@irdl_op_definition
+class BmskOp(IRDLOperation):
+    """
+    Bits [pos, pos + width) of a word, clipped to bit 31, 0 for pos >= 32
+    (the `bmsk_u32` helper, PTX bmsk.clamp.b32; operands unsigned).
+
+    Example:
+
+    ```mlir
+    %w = cute.bmsk %pos, %width
+    ```
+    """
+
+    name = "cute.bmsk"
+
+    pos = operand_def(ui32)
+    width = operand_def(ui32)
+    result = result_def(ui32)
+
+    traits = traits_def(Pure())
+
+    assembly_format = "$pos `,` $width attr-dict"
+
+    def __init__(self, pos: SSAValue, width: SSAValue):
+        super().__init__(operands=[pos, width], result_types=[ui32])
+
+
+class _BinaryOp(IRDLOperation):
+    """A CuTe binary expression of two values of one type: signed for `i32`
+    and `i64` (never built where it may overflow), modulo 2^32 for `ui32`."""
+
+    SYMBOL: ClassVar[str]
+
+    T: ClassVar = VarConstraint("T", _Int)
+    lhs = operand_def(T)
+    rhs = operand_def(T)
+    result = result_def(T)
+
+    traits = traits_def(Pure())
+
+    assembly_format = "$lhs `,` $rhs attr-dict `:` type($result)"
+
+    def __init__(self, lhs: SSAValue, rhs: SSAValue):
+        super().__init__(operands=[lhs, rhs], result_types=[lhs.type])
+
+
+@irdl_op_definition
+class AddOp(_BinaryOp):
+    """
+    `(lhs + rhs)`.
+
+    Example:
+
+    ```mlir
+    %s = cute.add %a, %b : ui32
+    ```
+    """
+
+    name = "cute.add"
+    SYMBOL: ClassVar[str] = "+"
+
+
+@irdl_op_definition
+class SubOp(_BinaryOp):
+    """
+    `(lhs - rhs)`.
+
+    Example:
+
+    ```mlir
+    %d = cute.sub %a, %b : i32
+    ```
+    """
+
+    name = "cute.sub"
+    SYMBOL: ClassVar[str] = "-"
+
+
+@irdl_op_definition
+class MulOp(_BinaryOp):
+    """
+    `(lhs * rhs)`.
+
+    Example:
+
+    ```mlir
+    %p = cute.mul %a, %c : i32
+    ```
+    """
+
+    name = "cute.mul"
+    SYMBOL: ClassVar[str] = "*"
+
+
+@irdl_op_definition
+class MaxOp(_BinaryOp):
+    """
+    `max(lhs, rhs)`, unsigned for `ui32` (the DSL compares by the left
+    operand's type, so a constant is never the left operand of a Uint32 max:
+    `DSL_CONSTANT_MINMAX` in maskopt.lowering.cute).
+
+    Example:
+
+    ```mlir
+    %m = cute.max %a, %b : ui32
+    ```
+    """
+
+    name = "cute.max"
+    SYMBOL: ClassVar[str] = "max"
+
+
+@irdl_op_definition
+class MinOp(_BinaryOp):
+    """
+    `min(lhs, rhs)`, unsigned for `ui32`.
+
+    Example:
+
+    ```mlir
+    %m = cute.min %a, %b : i32
+    ```
+    """
+
+    name = "cute.min"
+    SYMBOL: ClassVar[str] = "min"
+
+
+@irdl_op_definition
+class AndOp(_BinaryOp):
+    """
+    `(lhs & rhs)`.
+
+    Example:
+
+    ```mlir
+    %w = cute.and %a, %b : ui32
+    ```
+    """
+
+    name = "cute.and"
+    SYMBOL: ClassVar[str] = "&"
+
+
+@irdl_op_definition
+class OrOp(_BinaryOp):
+    """
+    `(lhs | rhs)`.
+
+    Example:
+
+    ```mlir
+    %w = cute.or %a, %b : ui32
+    ```
+    """
+
+    name = "cute.or"
+    SYMBOL: ClassVar[str] = "|"
+
+
+@irdl_op_definition
+class RemOp(_BinaryOp):
+    """
+    `(lhs % rhs)` of runtime Int32/Int64 values: CuTe's `%` truncates (the
+    remainder has the sign of lhs, like C); the divisor is never 0.
+
+    Example:
+
+    ```mlir
+    %r = cute.rem %a, %p : i32
+    ```
+    """
+
+    name = "cute.rem"
+    SYMBOL: ClassVar[str] = "%"
+
+
+@irdl_op_definition
+class LtOp(IRDLOperation):
+    """
+    `(lhs < rhs)`, a Boolean; signed for `i32` and `i64`.
+
+    Example:
+
+    ```mlir
+    %c = cute.lt %a, %b : i32
+    ```
+    """
+
+    name = "cute.lt"
+
+    T: ClassVar = VarConstraint("T", _Int)
+    lhs = operand_def(T)
+    rhs = operand_def(T)
+    result = result_def(I1)
+
+    traits = traits_def(Pure())
+
+    assembly_format = "$lhs `,` $rhs attr-dict `:` type($lhs)"
+
+    def __init__(self, lhs: SSAValue, rhs: SSAValue):
+        super().__init__(operands=[lhs, rhs], result_types=[IntegerType(1)])
+
+
+@irdl_op_definition
+class GeOp(IRDLOperation):
+    """
+    `(lhs >= rhs)`, a Boolean; signed for `i32` and `i64`.
+
+    Example:
+
+    ```mlir
+    %c = cute.ge %a, %b : i32
+    ```
+    """
+
+    name = "cute.ge"
+
+    T: ClassVar = VarConstraint("T", _Int)
+    lhs = operand_def(T)
+    rhs = operand_def(T)
+    result = result_def(I1)
+
+    traits = traits_def(Pure())
+
+    assembly_format = "$lhs `,` $rhs attr-dict `:` type($lhs)"
+
+    def __init__(self, lhs: SSAValue, rhs: SSAValue):
+        super().__init__(operands=[lhs, rhs], result_types=[IntegerType(1)])
+
+
+@irdl_op_definition
+class SelectOp(IRDLOperation):
+    """
+    `a if cond else b` (a module's conditional expression; a self-contained
+    expression's `cutlass.select_`, which evaluates both arms: both are
+    defined everywhere). `eager`: `cutlass.select_` in a module too (a chain
+    of selects compiles in linear time, a chain of conditional expressions
+    did not).
+
+    Example:
+
+    ```mlir
+    %v = cute.select %c, %a, %b : i32
+    %w = cute.select %c, %x, %y eager : ui32
+    ```
+    """
+
+    name = "cute.select"
+
+    T: ClassVar = VarConstraint("T", _Int)
+    cond = operand_def(I1)
+    lhs = operand_def(T)
+    rhs = operand_def(T)
+    eager = opt_prop_def(UnitAttr)
+    result = result_def(T)
+
+    traits = traits_def(Pure())
+
+    assembly_format = "$cond `,` $lhs `,` $rhs (`eager` $eager^)? attr-dict `:` type($result)"
+
+    def __init__(self, cond: SSAValue, lhs: SSAValue, rhs: SSAValue, *, eager: bool = False):
+        super().__init__(
+            operands=[cond, lhs, rhs],
+            result_types=[lhs.type],
+            properties={"eager": UnitAttr()} if eager else {},
+        )
+
+
+@irdl_op_definition
+class ToI32Op(IRDLOperation):
+    """
+    An Int64 value truncated to an Int32, `cutlass.Int32(x)`.
+
+    Example:
+
+    ```mlir
+    %x = cute.to_i32 %w
+    ```
+    """
+
+    name = "cute.to_i32"
+
+    input = operand_def(I64)
+    result = result_def(I32)
+
+    traits = traits_def(Pure())
+
+    assembly_format = "$input attr-dict"
+
+    def __init__(self, input: SSAValue):
+        super().__init__(operands=[input], result_types=[IntegerType(32)])
+
+
+@irdl_op_definition
+class LanesOp(IRDLOperation):
+    """
+    The lane set of a keep word: lane L is in it iff bit L is set.
+
+    Example:
+
+    ```mlir
+    %s = cute.lanes %w
+    ```
+    """
+
+    name = "cute.lanes"
+
+    word = operand_def(ui32)
+    result = result_def(LaneSetType)
+
+    traits = traits_def(Pure())
+
+    assembly_format = "$word attr-dict"
+
+    def __init__(self, word: SSAValue):
+        super().__init__(operands=[word], result_types=[lane_set])
+
+
+Cute = Dialect(
+    "cute",
+    [
+        ConstantOp,
+        ToU32Op,
+        ToI64Op,
+        ToI32Op,
+        SatU32Op,
+        NegI32Op,
+        NegI64Op,
+        ShlU32Op,
+        ShrU32Op,
+        BmskOp,
+        AddOp,
+        SubOp,
+        MulOp,
+        MaxOp,
+        MinOp,
+        AndOp,
+        OrOp,
+        RemOp,
+        LtOp,
+        GeOp,
+        SelectOp,
+        LanesOp,
+    ],
+    [],
+)

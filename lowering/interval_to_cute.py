@@ -1,0 +1,870 @@
+"""
+`interval-to-cute`: the word form of every lane run, chosen in the IR.
+
+Each `interval.range %lo, %hi : i32` (and each `interval.periodic` and
+`interval.table`) becomes `cute.lanes %word`, its keep
+word built from `cute` ops (`maskopt.dialects.cute`): the choices that the
+CuTe printer used to make while printing, made here once, so that the module
+printer and the self-contained expressions (`keep_mask_exprs`, the inductor
+drop-in) print the same IR, and FileCheck can pin them
+(test/passes/interval-to-cute.mlir). Each side of a run is only computed where
+the bound's value range does not already clip it, and clamps only where
+value ranges do not prove them redundant:
+
+- a run that value ranges show empty is the word 0, one that is full all ones;
+- a suffix [lo, 32) is `shl_u32(ONES, lo)` (PTX clamps amounts >= 32);
+- a prefix [0, 32 - A) whose bound is written as the shift amount A >= 0
+  (`lower-interval-bounds`' plan for an amount cheaper than the bound) is
+  `shr_u32(ONES, min(A, 32))`: the clamp at 32 changes no value, but FA4's
+  kernel compiles it smallest (causal: +37 instructions, against +48
+  without it and +65 as a bmsk; `python -m maskopt.tools.calibrate_fa4`,
+  test/sass-results.md);
+- with `USE_BMSK`: an upper end that keeps the lanes of an affine `t - y`
+  (causal-style ends; `affine_bound`) is one `bmsk(L, max(t, y + L) - (y + L))`
+  in Uint32 arithmetic, with the run's first kv position `y + L` computed as
+  one max where the lower bound allows (`lower_start`, `guarded_lower_start`,
+  `wide_lower_start`); fold-intervals' guarded prefix `min(max(X, c0) - y,
+  c1) + k` is a bmsk of the width `max(X, y - k) - (y - k)`, or, where that
+  width may pass 2^31 - 1, a right shift by an unsigned amount
+  (`unsigned_offset_prefix`);
+- an upper bound `32 - A` with a lower side is `shr_u32(ONES, A) &
+  shl_u32(ONES, lo)`;
+- any other prefix or range is `bmsk(lo, max(hi, lo) - lo)`, the bounds
+  clamped at 0 only where they may be negative (without `USE_BMSK`, the two
+  shifts `shr_u32(ONES, 32 - hi) & shl_u32(ONES, lo)`).
+
+An `interval.periodic` set is one funnel shift of its constant 64-bit
+pattern by the phase; an `interval.table` set of an i32 shift is a chain of
+eager selects on its threshold (`table_bits`), shifted right, left (by the
+shift's negation, pushed into it where value ranges allow, else
+`cute.neg_i32`) or, for a shift of either sign, both under a select; table
+sets of one shift in an `interval.intersect` are ANDed before one shift.
+
+Every op that may not overflow is only built where value ranges prove that
+it cannot (the identities in the docstrings hold on the whole domain). The
+ops are created in the order in which their operands should be computed;
+the printer binds named values (`%base`, `%lo`) in that order.
+
+Values the printer names (a line of their own in the module) carry a name
+hint (`lo`, `base`, `h`, `yk`); the others print in place.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import arith, builtin
+from xdsl.dialects.builtin import IntegerType, i32
+from xdsl.ir import Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.transforms.canonicalization_patterns.utils import const_evaluate_operand
+
+from maskopt.dialects import cute, interval, mask
+from maskopt.passes.analysis import INT32_MAX, Range, ValueRanges
+
+LANES = 32
+U32_MAX = 2**32 - 1
+
+#: Whether range words may use PTX `bmsk.clamp` (`cute.bmsk`), which needs no
+#: all-ones register and no AND of two shifts. It was switched off for a
+#: while after an H200 run gave wrong words for corpus case
+#: `batchify_sliding_window_16_128` with and without it; the cause turned out
+#: to be the ptxas negation miscompile (`PTXAS_NEGATION` in
+#: maskopt.lowering.cute), not bmsk. The CPU emulator models bmsk.clamp and
+#: the emulator/fuzz tests compare its words with eager torch.
+USE_BMSK = True
+
+
+def const_operand(op: Operation) -> tuple[SSAValue, int] | None:
+    """`(x, k)` for a commutative two-operand op (`min`, `max`, `+`) of a
+    non-constant `x` and a constant `k`, in either order."""
+    for x, c in ((op.lhs, op.rhs), (op.rhs, op.lhs)):
+        k = const_evaluate_operand(c)
+        if k is not None and const_evaluate_operand(x) is None:
+            return x, k
+    return None
+
+
+def clamp_parts(v: SSAValue) -> tuple[SSAValue, int, int] | None:
+    """`(s, k1, k2)` where `v` is `clamp(s, k1, k2)`: `min(max(s, k1), k2)`
+    or `max(min(s, k2), k1)`, constants on either side."""
+    outer = v.owner
+    if not isinstance(outer, (arith.MinSIOp, arith.MaxSIOp)):
+        return None
+    kind = arith.MaxSIOp if isinstance(outer, arith.MinSIOp) else arith.MinSIOp
+    o = const_operand(outer)
+    if o is None or not isinstance(o[0].owner, kind):
+        return None
+    i = const_operand(o[0].owner)
+    if i is None:
+        return None
+    (s, ki), ko = i, o[1]
+    return (s, ki, ko) if kind is arith.MaxSIOp else (s, ko, ki)
+
+
+def without_guard_clamps(v: SSAValue, lo: int, hi: int | None = None) -> SSAValue:
+    """`v` with the clamps to constants stripped that change nothing in
+    [lo, hi]: `max(x, c)` with c <= lo, `min(x, c)` with c >= hi (e.g.
+    fold-intervals' +-2^40 guard, where only [lo, hi] matters); with no
+    `hi`, only the `max` clamps."""
+    while isinstance(v.owner, (arith.MinSIOp, arith.MaxSIOp)):
+        xk = const_operand(v.owner)
+        if xk is None or (
+            xk[1] > lo if isinstance(v.owner, arith.MaxSIOp) else hi is None or xk[1] < hi
+        ):
+            break
+        v = xk[0]
+    return v
+
+
+def truncated_clamped_difference(
+    ranges: ValueRanges, op: arith.TruncIOp
+) -> tuple[arith.SubiOp, int, int] | None:
+    """`(d, k1, k2)` where `op` is the i32 `trunc(clamp(d, k1, k2))` of an
+    i64 difference `d` that cannot wrap, k1 <= k2 (fold-intervals' form of
+    a bound whose difference may leave i32)."""
+    if op.input.type != IntegerType(64) or op.result.type != i32:
+        return None
+    parts = clamp_parts(op.input)
+    if parts is None:
+        return None
+    s, k1, k2 = parts
+    d = s.owner
+    if k1 > k2 or not isinstance(d, arith.SubiOp) or ranges.may_wrap(d):
+        return None
+    return d, k1, k2
+
+
+@dataclass
+class _WordBuilder:
+    """Builds cute ops before `at`: the primitives of every word form."""
+
+    ranges: ValueRanges
+    at: Operation
+
+    # Building ---------------------------------------------------------------
+
+    def op(self, new: Operation, hint: str | None = None) -> SSAValue:
+        Rewriter.insert_op(new, InsertPoint.before(self.at))
+        result = new.results[0]
+        if hint is not None:
+            result.name_hint = hint
+        return result
+
+    def const(self, k: int, t: IntegerType = i32, hint: str | None = None) -> SSAValue:
+        return self.op(cute.ConstantOp(k, t), hint)
+
+    def u32(self, k: int) -> SSAValue:
+        return self.const(k, cute.ui32)
+
+    def ones(self) -> SSAValue:
+        return self.u32(U32_MAX)
+
+    def to_u32(self, v: SSAValue) -> SSAValue:
+        return self.op(cute.ToU32Op(v))
+
+    def binary(self, kind: type[cute.AddOp], a: SSAValue, b: SSAValue, hint: str | None = None) -> SSAValue:
+        return self.op(kind(a, b), hint)
+
+    def nonneg(self, v: SSAValue, hint: str | None = None) -> SSAValue:
+        """`v` clamped at 0 unless its range is >= 0 (a constant: max(c, 0))."""
+        c = const_evaluate_operand(v)
+        if c is not None:
+            return self.const(max(c, 0), hint=hint)
+        if self.ranges.of(v).lo < 0:
+            return self.binary(cute.MaxOp, v, self.const(0), hint)
+        return v
+
+    def shr_ones(self, amount: SSAValue) -> SSAValue:
+        return self.op(cute.ShrU32Op(self.ones(), amount))
+
+    def shl_ones(self, amount: SSAValue) -> SSAValue:
+        return self.op(cute.ShlU32Op(self.ones(), amount))
+
+    def bmsk(self, pos: SSAValue, width: SSAValue) -> SSAValue:
+        return self.op(cute.BmskOp(pos, width))
+
+    # Negation ---------------------------------------------------------------
+
+    def negation(self, x: SSAValue, wraps: bool) -> SSAValue:
+        """
+        `-x` of an i32 or i64 `x` with no bare negation (`PTXAS_NEGATION` in
+        maskopt.lowering.cute): pushed into `x` where value ranges show that
+        this changes no value (`pushed_negation`), else `cute.neg_i32` /
+        `cute.neg_i64` (wrapping, like torch's, where `wraps`). A truncated
+        clamp, whose negation the printer narrows, stays an arith `0 - x` for the
+        printer's expression-level choices.
+        """
+        if not wraps and isinstance(x.owner, arith.TruncIOp):
+            neg = arith.SubiOp(self.op(arith.ConstantOp.from_int_and_width(0, x.type)), x)
+            return self.op(neg)
+        pushed = None if wraps else self.pushed_negation(x)
+        if pushed is not None:
+            return pushed
+        return self.op(cute.NegI32Op(x) if x.type == i32 else cute.NegI64Op(x))
+
+
+    def pushed_negation(self, x: SSAValue, depth: int = 0) -> SSAValue | None:
+        """
+        `-x` as cute ops with no bare negation, or None (see `negation`): pushed
+        through `-`, `+` and `*` by a constant, and through min/max (`-min(a, b)`
+        is `max(-a, -b)`), truncation and sign extension, where value ranges show
+        that no value on the way may wrap. (The printer's `pushed_negation` makes
+        the same choices for the negations of arith values it prints.)
+        """
+        ranges = self.ranges
+        op = x.owner
+        t = x.type
+        if (
+            depth > 6
+            or const_evaluate_operand(x) is not None
+            or not isinstance(op, Operation)
+            or not isinstance(t, IntegerType)
+            or t.width.data not in (32, 64)
+            or ranges.of(x).lo <= -(2 ** (t.width.data - 1))
+            or ranges.may_wrap(op)
+        ):
+            return None
+
+        def neg(v: SSAValue) -> SSAValue | None:
+            c = const_evaluate_operand(v)
+            if c is not None:
+                return None if c == -(2 ** (v.type.width.data - 1)) else self.const(-c, v.type)
+            return self.pushed_negation(v, depth + 1)
+
+        match op:
+            case arith.SubiOp():
+                if const_evaluate_operand(op.lhs) == 0:
+                    return op.rhs  # -(0 - b) = b
+                return self.binary(cute.SubOp, op.rhs, op.lhs)
+            case arith.MuliOp():
+                for a, c in ((op.lhs, op.rhs), (op.rhs, op.lhs)):
+                    k = const_evaluate_operand(c)
+                    if k == -1:
+                        return a
+                    if k is not None and (nk := neg(c)) is not None:
+                        return self.binary(cute.MulOp, a, nk)
+            case arith.AddiOp():
+                for a, b in ((op.lhs, op.rhs), (op.rhs, op.lhs)):
+                    if const_evaluate_operand(b) is not None and (nb := neg(b)) is not None:
+                        return self.binary(cute.SubOp, nb, a)  # -(a + c) = (-c) - a
+                for a, b in ((op.lhs, op.rhs), (op.rhs, op.lhs)):
+                    if (na := neg(a)) is not None:
+                        return self.binary(cute.SubOp, na, b)  # -(a + b) = (-a) - b
+            case arith.MinSIOp() | arith.MaxSIOp():
+                na, nb = neg(op.lhs), neg(op.rhs)
+                if na is not None and nb is not None:
+                    return self.binary(cute.MaxOp if isinstance(op, arith.MinSIOp) else cute.MinOp, na, nb)
+            case arith.TruncIOp():
+                inner = neg(op.input)
+                if inner is not None:
+                    return self.op(cute.ToI32Op(inner))
+            case arith.ExtSIOp():
+                inner = neg(op.input)
+                if inner is not None:
+                    return self.op(cute.ToI64Op(inner))
+        return None
+
+
+class _AffineWord(_WordBuilder):
+    """The bmsk of an affine upper end, with the run's first kv position."""
+
+    def affine_bound(self, hi: SSAValue, depth: int = 0) -> tuple[tuple, SSAValue, SSAValue | None] | None:
+        """
+        `(top, y, d)` where the upper bound `hi` keeps the same lanes as
+        `top - y` (`hi` equals it, or its min with 32): `top` is a leaf
+        `("x", x, k)` meaning `x + k` with `x >= 0` (None: 0) and `k >= 0`, or
+        `("max" | "min", a, b)` of two tops; `y >= 0`; `d` is the non-wrapping
+        i32 value `x - y` when `hi` is one such difference.
+        Recognized: `x - y`, `c - y`, `32 - max(c - (x - y), 0)` and
+        `32 - max((y - x) + c, 0)`, `32 - (c - min(x - y, c))` (fold-intervals'
+        causal upper bounds), and
+        `max`/`min` of recognized bounds with the same `y` (min and max
+        commute with `- y` and with the clip at 32); every op non-wrapping,
+        so the identities hold on all of the domain.
+        """
+        ranges = self.ranges
+
+        def nonneg_var(v: SSAValue) -> bool:
+            return const_evaluate_operand(v) is None and ranges.of(v).lo >= 0
+
+        def diff(v: SSAValue) -> tuple[SSAValue, SSAValue] | None:
+            o = v.owner
+            if (
+                isinstance(o, arith.SubiOp)
+                and v.type == i32
+                and not ranges.may_wrap(o)
+                and nonneg_var(o.lhs)
+                and nonneg_var(o.rhs)
+            ):
+                return o.lhs, o.rhs
+            return None
+
+        if depth > 4 or hi.type != i32:
+            return None
+        d = diff(hi)
+        if d is not None:
+            return ("x", d[0], 0), d[1], hi
+        o = hi.owner
+        if isinstance(o, (arith.MaxSIOp, arith.MinSIOp)):
+            pa, pb = self.affine_bound(o.lhs, depth + 1), self.affine_bound(o.rhs, depth + 1)
+            if pa is not None and pb is not None and pa[1] == pb[1]:
+                kind = "max" if isinstance(o, arith.MaxSIOp) else "min"
+                return (kind, pa[0], pb[0]), pa[1], None
+            return None
+        if not isinstance(o, arith.SubiOp) or ranges.may_wrap(o):
+            return None
+        c = const_evaluate_operand(o.lhs)
+        if c is None or c < 0:
+            return None
+        m = o.rhs.owner
+        if isinstance(m, arith.AddiOp) and not ranges.may_wrap(m):
+            nc = const_operand(m)
+            if nc is not None and c - nc[1] >= 0 and nonneg_var(nc[0]):
+                return ("x", None, c - nc[1]), nc[0], None  # c - (y + c2)
+            return None
+        if c != LANES and nonneg_var(o.rhs):
+            return ("x", None, c), o.rhs, None  # c - y (32 - y: one shr is cheaper)
+        if c == LANES and isinstance(m, arith.SubiOp) and not ranges.may_wrap(m):
+            # 32 - (c2 - min(x - y, c2)) is 32 - max(c2 - (x - y), 0)
+            c2 = const_evaluate_operand(m.lhs)
+            mn = m.rhs.owner
+            xc = const_operand(mn) if isinstance(mn, arith.MinSIOp) else None
+            if c2 is not None and xc is not None and xc[1] == c2 and LANES - c2 >= 0:
+                d = diff(xc[0])
+                if d is not None:
+                    return ("x", d[0], LANES - c2), d[1], xc[0]
+            return None
+        if c != LANES or not isinstance(m, arith.MaxSIOp):
+            return None
+        if const_evaluate_operand(m.rhs) == 0:
+            b = m.lhs
+        elif const_evaluate_operand(m.lhs) == 0:
+            b = m.rhs
+        else:
+            return None
+        bo = b.owner
+        if not isinstance(bo, (arith.SubiOp, arith.AddiOp)) or ranges.may_wrap(bo):
+            return None
+        if isinstance(bo, arith.SubiOp):
+            c = const_evaluate_operand(bo.lhs)
+            d = None if c is None else diff(bo.rhs)
+            if d is not None and LANES - c >= 0:
+                return ("x", d[0], LANES - c), d[1], bo.rhs  # 32 - max(c - (x - y), 0)
+            return None
+        nc = const_operand(bo)
+        d = None if nc is None else diff(nc[0])
+        if d is not None and LANES - nc[1] >= 0:
+            return ("x", d[1], LANES - nc[1]), d[0], None  # 32 - max((y - x) + c, 0)
+        return None
+
+    def affine_bmsk_word(self, op: interval.RangeOp, has_lo: bool) -> SSAValue | None:
+        """
+        The word of [lo, hi) as one `bmsk` when `hi` keeps the lanes of
+        `t - y`, `t` a max/min of terms `x + k` (see `affine_bound`): bits
+        [L, t - y) with L = max(lo, 0) are `bmsk(L, max(t, y + L) - (y + L))`
+        in Uint32 arithmetic (exact: every operand is >= 0 and value ranges
+        keep `t` and `y + L` below 2^31; the width cannot go below 0; bmsk.clamp
+        clips it at bit 31 and gives 0 for L >= 32). A prefix `x - y + k`
+        that cannot leave i32 is `bmsk(0, max(x - y + k, 0))`. No
+        negation, no min/max of a negation, no all-ones register.
+        """
+        a = self.affine_bound(op.hi)
+        if a is None:
+            return None
+        top, y, d = a
+        ranges = self.ranges
+        yr = ranges.of(y)
+
+        def top_hi(t: tuple) -> int:
+            if t[0] == "x":
+                return (0 if t[1] is None else ranges.of(t[1]).hi) + t[2]
+            return max(top_hi(t[1]), top_hi(t[2]))
+
+        def is_const(t: tuple) -> bool:
+            return t[0] == "x" and t[1] is None
+
+        def top_value(t: tuple) -> SSAValue:
+            if t[0] != "x":
+                # a constant is never a min/max's left operand (DSL_CONSTANT_MINMAX)
+                a, b = (t[2], t[1]) if is_const(t[1]) else (t[1], t[2])
+                kind = cute.MaxOp if t[0] == "max" else cute.MinOp
+                return self.binary(kind, top_value(a), top_value(b))
+            _, x, k = t
+            if x is None:
+                return self.u32(k)
+            u = self.to_u32(x)
+            return self.binary(cute.AddOp, u, self.u32(k)) if k else u
+
+        # Every `x + k` is exact in Uint32. (Operands reach 2^31: q + 1 at
+        # q = 2^31 - 1.)
+        if top_hi(top) > U32_MAX:
+            return None
+        lo_r = ranges.of(op.lo)
+        if has_lo and yr.hi + max(lo_r.hi, 0) > U32_MAX:
+            return None
+        if not has_lo and top[0] == "x":
+            # A prefix whose x - y + k cannot leave i32: a signed max with 0.
+            _, x, k = top
+            xr = Range(0, 0) if x is None else ranges.of(x)
+            if xr.hi + k - yr.lo <= INT32_MAX and xr.lo - yr.hi >= -INT32_MAX - 1:
+                if x is None:
+                    s = self.binary(cute.SubOp, self.const(k), y)
+                else:
+                    s = d if d is not None else self.binary(cute.SubOp, x, y)
+                    if k:
+                        s = self.binary(cute.AddOp, s, self.const(k))
+                width = self.to_u32(self.binary(cute.MaxOp, s, self.const(0)))
+                return self.bmsk(self.u32(0), width)
+        top_v = top_value(top)
+        base = self.to_u32(y)  # y is computed here, after t (a dead op when a start replaces it)
+        pos = None
+        if has_lo:
+            start = self.lower_start(op.lo, y)
+            wide = None if start is not None else self.wide_lower_start(op.lo, y)
+            if start is None and wide is None:
+                wide = self.guarded_lower_start(op.lo, y)
+            if start is not None:
+                # base = max(X, y) first, the position base - y from it
+                pos = self.to_u32(self.binary(cute.SubOp, start, y, "lo"))
+                base = self.to_u32(start)
+            elif wide is not None:
+                base = wide  # a Uint32
+                pos = self.binary(cute.SubOp, base, self.to_u32(y), "lo")
+            else:
+                pos = self.to_u32(self.nonneg(op.lo, "lo"))
+                base = self.binary(cute.AddOp, base, pos, "base")
+        if pos is None:
+            pos = self.u32(0)
+        first, second = (base, top_v) if is_const(top) else (top_v, base)
+        width = self.binary(cute.SubOp, self.binary(cute.MaxOp, first, second), base)
+        return self.bmsk(pos, width)
+
+    def lower_start(self, lo: SSAValue, y: SSAValue) -> SSAValue | None:
+        """
+        `y + max(lo, 0)` as one Int32 `max(X - c, y)` (named `base`) when the
+        lower bound `lo` is `X - y` or `max(X - y, c) - c` (fold-intervals'
+        forms; y >= 0 is the upper bound's base): the run's first kv position,
+        from which the position is one subtraction, where `y + clamp(lo)`
+        takes a subtraction, a clamp and an addition. A clamp `max(S, c2)`
+        inside X that y already dominates (c2 - c <= min y) is looked
+        through. None when `lo` has neither form or X - c may leave Int32.
+        """
+        ranges = self.ranges
+        o = lo.owner
+        c = 0
+        if isinstance(o, arith.AddiOp) and isinstance(o.lhs.owner, arith.MaxSIOp):
+            m, k = o.lhs.owner, const_evaluate_operand(o.rhs)
+            if k is None or const_evaluate_operand(m.rhs) != -k or ranges.may_wrap(o):
+                return None
+            c, o = -k, m.lhs.owner  # max(X - y, c) - c
+        if not isinstance(o, arith.SubiOp) or o.rhs is not y or ranges.may_wrap(o):
+            # 0 - (y - X) is X - y too
+            if not (
+                isinstance(o, arith.SubiOp)
+                and const_evaluate_operand(o.lhs) == 0
+                and isinstance(o.rhs.owner, arith.SubiOp)
+                and o.rhs.owner.lhs is y
+                and not ranges.may_wrap(o.rhs.owner)
+            ):
+                return None
+            x = o.rhs.owner.rhs
+        else:
+            x = o.lhs
+        if x.type != i32 or y.type != i32 or ranges.of(y).lo < 0:
+            return None
+        x = without_guard_clamps(x, ranges.of(y).lo + c)
+        if ranges.of(x).lo - c < -INT32_MAX - 1:
+            return None
+        if c:
+            x = self.binary(cute.SubOp, x, self.const(c))
+        return self.binary(cute.MaxOp, x, y, "base")
+
+    def guarded_lower_start(self, lo: SSAValue, y: SSAValue) -> SSAValue | None:
+        """
+        `lower_start` for fold-intervals' lower bound `min(X - y, c) + k`
+        (k >= 0, c + k >= 32: the min only keeps X - y + k from overflowing
+        where the bound is past bit 31 anyway; X, y >= 0): the Uint32
+        `max(Uint32(X) + k, Uint32(y))`, exact because X + k < 2^32. Where
+        the min applies, base - y is at least 32 as the clipped bound is, so
+        bmsk gives 0 there too.
+        """
+        ranges = self.ranges
+        o = lo.owner
+        mk = const_operand(o) if isinstance(o, arith.AddiOp) and not ranges.may_wrap(o) else None
+        if mk is None:
+            return None
+        m, k = mk
+        mn = m.owner
+        xc = const_operand(mn) if isinstance(mn, arith.MinSIOp) else None
+        if k < 0 or xc is None or xc[1] + k < LANES:
+            return None
+        d = xc[0].owner
+        if not isinstance(d, arith.SubiOp) or d.rhs is not y or ranges.may_wrap(d):
+            return None
+        x = d.lhs
+        xr, yr = ranges.of(x), ranges.of(y)
+        if x.type != i32 or y.type != i32 or xr.lo < 0 or yr.lo < 0 or xr.hi + k > U32_MAX:
+            return None
+        if const_evaluate_operand(x) is not None:
+            return None
+        xs = self.to_u32(x)
+        if k:
+            xs = self.binary(cute.AddOp, xs, self.u32(k))
+        return self.binary(cute.MaxOp, xs, self.to_u32(y), "base")
+
+    def wide_lower_start(self, lo: SSAValue, y: SSAValue) -> SSAValue | None:
+        """
+        `lower_start` for fold-intervals' i64 lower bound `trunc(clamp(S - y,
+        k1, k2))` (or `0 - trunc(clamp(y - S, -k2, -k1))`) with k1 <= 0 and
+        k2 >= 32, S an i64 value: the Uint32 `max(sat_u32(S), Uint32(y))`.
+        `sat_u32` clamps S to [0, 2^32 - 1], which changes no lane: kv + L is
+        in [0, 2^31). The word's position base - y then is at least 32
+        wherever S - y is, so bmsk gives 0 there, like the clamp at k2. S's
+        clamps to constants c <= 0 or c >= 2^32 - 1 (the +-2^40 guard) are
+        looked through.
+        """
+        if y.type != i32 or self.ranges.of(y).lo < 0:
+            return None
+        o = lo.owner
+        negate = False
+        if isinstance(o, arith.SubiOp) and const_evaluate_operand(o.lhs) == 0:
+            negate, o = True, o.rhs.owner
+        parts = truncated_clamped_difference(self.ranges, o) if isinstance(o, arith.TruncIOp) else None
+        if parts is None:
+            return None
+        d, k1, k2 = parts
+        s_val, y64 = (d.rhs, d.lhs) if negate else (d.lhs, d.rhs)
+        if negate:
+            k1, k2 = -k2, -k1
+        e = y64.owner
+        if not (isinstance(e, arith.ExtSIOp) and e.input is y) or k1 > 0 or k2 < LANES:
+            return None
+        s_val = without_guard_clamps(s_val, 0, U32_MAX)
+        return self.binary(cute.MaxOp, self.op(cute.SatU32Op(s_val)), self.to_u32(y), "base")
+
+
+class _RangeWord(_AffineWord):
+    """The word of an `interval.range` (see the module doc for the forms)."""
+
+    def word(self, op: interval.RangeOp) -> SSAValue:
+        ranges = self.ranges
+        lo_r, hi_r = ranges.of(op.lo), ranges.of(op.hi)
+        if hi_r.hi <= 0 or lo_r.lo >= LANES or lo_r.lo >= hi_r.hi:
+            return self.u32(0)
+        has_hi, has_lo = hi_r.lo < LANES, lo_r.hi > 0
+        if not has_hi and not has_lo:
+            return self.ones()
+        if not has_hi:
+            return self.shl_ones(self.nonneg(op.lo))
+        if not has_lo and (a := self.shift_amount(op.hi)) is not None:
+            if ranges.of(a).hi > LANES:
+                a = self.binary(cute.MinOp, a, self.const(LANES))
+            return self.shr_ones(a)
+        if USE_BMSK:
+            word = self.affine_bmsk_word(op, has_lo)
+            if word is None and not has_lo:
+                word = self.guarded_prefix_word(op.hi)
+            if word is not None:
+                return word
+        a = self.shift_amount(op.hi)
+        if a is not None:
+            # hi = 32 - A with A >= 0: shift by A, no clamp (PTX clamps A >= 32).
+            word = self.shr_ones(a)
+            if has_lo:
+                word = self.binary(cute.AndOp, word, self.shl_ones(self.nonneg(op.lo)))
+            return word
+        if not USE_BMSK:
+            return self.shift_range_word(op, has_lo)
+        if not has_lo:
+            return self.bmsk(self.u32(0), self.to_u32(self.nonneg(op.hi)))
+        lo = self.nonneg(op.lo, "lo")
+        pos = self.to_u32(lo)
+        hi = op.hi
+        if hi_r.lo < max(lo_r.hi, 0):
+            hi = self.binary(cute.MaxOp, hi, lo)
+        return self.bmsk(pos, self.to_u32(self.binary(cute.SubOp, hi, lo)))
+
+    def shift_amount(self, hi: SSAValue) -> SSAValue | None:
+        """For an upper bound `32 - a` with `a >= 0` (lower-interval-bounds' form), `a`."""
+        op = hi.owner
+        if (
+            isinstance(op, arith.SubiOp)
+            and const_evaluate_operand(op.lhs) == LANES
+            and self.ranges.of(op.rhs).lo >= 0
+        ):
+            return op.rhs
+        return None
+
+    def shift_range_word(self, op: interval.RangeOp, has_lo: bool) -> SSAValue:
+        """`shr_u32(ONES, 32 - hi) & shl_u32(ONES, lo)` (without `USE_BMSK`)."""
+        hi_r = self.ranges.of(op.hi)
+        hc = const_evaluate_operand(op.hi)
+        if hc is not None:
+            amount = self.const(LANES - hc)
+        else:
+            x = op.hi
+            if LANES - hi_r.lo > INT32_MAX:
+                x = self.binary(cute.MaxOp, x, self.const(0))
+            if hi_r.hi > LANES:
+                x = self.binary(cute.MinOp, x, self.const(LANES))
+            amount = self.binary(cute.SubOp, self.const(LANES), x)
+        word = self.shr_ones(amount)
+        if has_lo:
+            word = self.binary(cute.AndOp, word, self.shl_ones(self.nonneg(op.lo)))
+        return word
+
+    # Guarded prefixes ----------------------------------------------------------
+
+    def guarded_prefix_word(self, hi: SSAValue) -> SSAValue | None:
+        """
+        The prefix word [0, hi) for fold-intervals' guarded upper bound
+        `min(max(X, c0) - y, c1) + k` (X and y >= 0 runtime i32 values, each
+        clamp optional, no op wrapping), as one `bmsk(0, W)`.
+
+        The clamps only guard the i32 arithmetic: where `min` applies the
+        bound is c1 + k >= 32 (every lane), where a `max` applies it is at
+        most c0 - y + k <= 0 (no lane; `without_guard_clamps` with
+        c0 <= min(y) - k). So the lanes are those of X - y + k and the width
+        is W = max(X - y + k, 0) = max(X, y - k) - (y - k); bmsk.clamp clips
+        it at 32. W can pass 2^31 - 1 (X = 2^31 - 1, y = 0, k = 1) but not
+        2^32 - 1, so where value ranges allow that it is computed exactly in
+        Int64 and converted to Uint32; no operation wraps. None for other
+        forms, or where y - k or W may leave their types.
+        """
+        ranges = self.ranges
+        k, v = 0, hi
+        o = v.owner
+        if isinstance(o, arith.AddiOp) and not ranges.may_wrap(o) and (xk := const_operand(o)):
+            v, k = xk
+        o = v.owner
+        if isinstance(o, arith.MinSIOp):
+            xc = const_operand(o)
+            if xc is None or xc[1] + k < LANES:
+                return None
+            v = xc[0]
+        o = v.owner
+        if not isinstance(o, arith.SubiOp) or ranges.may_wrap(o) or v.type != i32:
+            return None
+        y = o.rhs
+        yr = ranges.of(y)
+        if const_evaluate_operand(y) is not None or yr.lo < 0 or yr.hi - k > INT32_MAX or yr.lo - k < -INT32_MAX - 1:
+            return None
+        x = without_guard_clamps(o.lhs, yr.lo - k)
+        xr = ranges.of(x)
+        if const_evaluate_operand(x) is not None or xr.hi - yr.lo + k > U32_MAX:
+            return None  # c - y: shr_u32 (`shift_amount`) or `affine_bmsk_word`
+        if xr.hi - yr.lo + k > INT32_MAX and 0 <= 2**31 - k - xr.hi and yr.hi - yr.lo < 2**31:
+            return self.unsigned_offset_prefix(o.lhs, x, y, k)
+        t = i32
+        if xr.hi - yr.lo + k > INT32_MAX:
+            # W passes 2^31 - 1 (X near 2^31 - 1 against y - k < 0, where the
+            # unsigned shift-amount form does not apply): exact in Int64.
+            t = IntegerType(64)
+            y = self.op(cute.ToI64Op(y))
+            x = self.op(cute.ToI64Op(x))
+        yk = y if k == 0 else self.binary(cute.SubOp, y, self.const(k, t), "yk")
+        width = self.to_u32(self.binary(cute.SubOp, self.binary(cute.MaxOp, x, yk), yk))
+        return self.bmsk(self.u32(0), width)
+
+    def unsigned_offset_prefix(self, guarded: SSAValue, x: SSAValue, y: SSAValue, k: int) -> SSAValue:
+        """
+        The prefix [0, X - y + k) whose width may pass 2^31 - 1, as a right
+        shift by its amount A = y + 32 - k - X, clipped to [0, 32]. With X
+        clamped below at min(y) - k (no lane below it; `guarded` keeps that
+        clamp where fold-intervals wrote it), the lane-uniform
+        h = 2^31 - k - max(X, min(y) - k) lies in [0, 2^31 - min(y)], so
+        u = y + h = A + K (K = 2^31 - 32) is exact in Uint32, and
+        A clipped at 0 is max(u, K) - K (the shift clips amounts >= 32).
+        FA4's kernel counts +43 instructions for bottom-right causal in this
+        form, against +69 for the Int64 bmsk width it replaces (`python -m
+        maskopt.tools.calibrate_fa4`, test/sass-results.md).
+        """
+        c0 = self.ranges.of(y).lo - k
+        xc = guarded if self.ranges.of(guarded).lo >= c0 else self.binary(cute.MaxOp, x, self.const(c0))
+        i64 = IntegerType(64)
+        h = self.op(
+            cute.ToU32Op(self.binary(cute.SubOp, self.const(2**31 - k, i64), self.op(cute.ToI64Op(xc)))), "h"
+        )
+        big = self.u32(2**31 - LANES)
+        amount = self.binary(cute.SubOp, self.binary(cute.MaxOp, self.binary(cute.AddOp, self.to_u32(y), h), big), big)
+        return self.shr_ones(amount)
+
+
+class _SetWord(_WordBuilder):
+    """The word of an `interval.periodic` or `interval.table` set."""
+
+    def periodic_word(self, op: interval.PeriodicOp) -> SSAValue:
+        """
+        Bit L of the word is bit (L + ph) of the 64-bit pattern B whose bit j is
+        set iff residue j mod P is kept, where ph = phase mod P in [0, P): one
+        funnel shift of a constant, `lo32(B >> ph)`, as
+        `shr_u32(B_lo, ph) | shl_u32(B_hi, 32 - ph)`. The phase is reduced only
+        where value ranges do not keep it in [0, P), with a sign fix only where
+        it may be negative (CuTe's `%` truncates).
+        """
+        p, m = op.period_value, op.residues_value
+        pattern = sum(1 << j for j in range(2 * LANES) if (m >> (j % p)) & 1)
+        lo, hi = pattern & U32_MAX, pattern >> LANES
+        t = op.phase.type
+        r = self.ranges.of(op.phase)
+        ph = op.phase
+        if not (0 <= r.lo and r.hi < p):
+            rem = self.binary(cute.RemOp, ph, self.const(p, t), None if r.lo >= 0 else "rem")
+            ph = rem
+            if r.lo < 0:
+                negative = self.op(cute.LtOp(rem, self.const(0, t)))
+                fixed = self.binary(cute.AddOp, rem, self.const(p, t))
+                ph = self.op(cute.SelectOp(negative, fixed, rem))
+        if t != i32:
+            ph = self.op(cute.ToI32Op(ph))
+        if ph is not op.phase:
+            ph.name_hint = "ph"
+        low = self.op(cute.ShrU32Op(self.op(cute.ConstantOp(lo, cute.ui32, hex=True)), ph))
+        shift = self.binary(cute.SubOp, self.const(LANES), ph)
+        high = self.op(cute.ShlU32Op(self.op(cute.ConstantOp(hi, cute.ui32, hex=True)), shift))
+        return self.binary(cute.OrOp, low, high)
+
+    def table_bits(self, op: interval.TableOp) -> SSAValue:
+        """
+        The unshifted word of a table set: bit r iff `table[r] <= t` (`> t`).
+        The sets of `<= t` only change at the table's distinct values
+        v1 < ... < vn: a chain of (eager) selects on `t >= vi`, dropping the
+        values that the range of t decides.
+        """
+        table = op.table_values
+        full = (1 << LANES) - 1
+        r = self.ranges.of(op.t)
+        word = 0  # the set for t below every table value
+        chain: list[tuple[int, int]] = []  # (v, set for t >= v), ascending
+        for v in sorted(set(table)):
+            le = sum(1 << i for i, x in enumerate(table) if x <= v)
+            if v <= r.lo:
+                word, chain = le, []  # t >= v on the whole domain
+            elif v <= r.hi:
+                chain.append((v, le))
+
+        def word_of(le: int) -> SSAValue:
+            return self.op(cute.ConstantOp((full & ~le) if op.is_gt else le, cute.ui32, hex=True))
+
+        bits = word_of(word)
+        for v, le in chain:
+            cond = self.op(cute.GeOp(op.t, self.const(v, op.t.type)))
+            bits = self.op(cute.SelectOp(cond, word_of(le), bits, eager=True))
+        return bits
+
+    def shifted_table_word(self, ops: list[interval.TableOp]) -> SSAValue:
+        """
+        The keep word of the intersection of table sets of one shift s: the AND
+        of their unshifted words M (named `tbl` when there are several), lane L
+        being entry L + s, so M >> s for s >= 0 and M << -s for s < 0 (amounts
+        >= 32 give 0, as no entry lies in [0, 32) then); a shift of either sign
+        selects between the two.
+        """
+        bits = [self.table_bits(op) for op in ops]
+        word = bits[0]
+        for b in bits[1:]:
+            word = self.binary(cute.AndOp, word, b)
+        if len(ops) > 1:
+            word.name_hint = "tbl"
+        shift = ops[0].shift
+        if const_evaluate_operand(shift) == 0:
+            return word
+        sr = self.ranges.of(shift)
+        if sr.lo >= 0:
+            return self.op(cute.ShrU32Op(word, shift))
+        if sr.hi <= 0:
+            return self.op(cute.ShlU32Op(word, self.negation(shift, wraps=sr.lo <= -(2**31))))
+        if word.name_hint is None and not isinstance(word.owner, cute.ConstantOp):
+            word.name_hint = "tbl"
+        cond = self.op(cute.GeOp(shift, self.const(0)))
+        right = self.op(cute.ShrU32Op(word, shift))
+        left = self.op(cute.ShlU32Op(word, self.negation(shift, wraps=sr.lo <= -(2**31))))
+        return self.op(cute.SelectOp(cond, right, left))
+
+
+class _RunLowering(_RangeWord, _SetWord):
+    """Builds the keep word of one lowered set, before `at`."""
+
+
+def _table_shift_ok(ranges: ValueRanges, op: interval.TableOp) -> bool:
+    if const_evaluate_operand(op.shift) == 0:
+        return True
+    return op.shift.type == i32 and ranges.of(op.shift).within(Range(-(2**31), 2**31 - 1))
+
+
+def lower_intersections(func: mask.FuncOp, ranges: ValueRanges) -> None:
+    """Table sets of one shift in an `interval.intersect` become one word:
+    their unshifted words are ANDed before the shift (their clips are the
+    same lanes)."""
+    for op in list(func.body.block.ops):
+        if not isinstance(op, interval.IntersectOp):
+            continue
+        groups: dict[SSAValue, list[interval.TableOp]] = {}
+        for s in op.sets:
+            t = s.owner
+            if isinstance(t, interval.TableOp) and _table_shift_ok(ranges, t):
+                groups.setdefault(t.shift, []).append(t)
+        if not groups:
+            continue
+        lowering = _RunLowering(ranges, op)
+        sets: list[SSAValue] = []
+        done: set[SSAValue] = set()
+        for s in op.sets:
+            t = s.owner
+            if isinstance(t, interval.TableOp) and t.shift in groups:
+                if t.shift not in done:
+                    done.add(t.shift)
+                    sets.append(lowering.op(cute.LanesOp(lowering.shifted_table_word(groups[t.shift]))))
+                continue
+            sets.append(s)
+        new = interval.IntersectOp(sets)
+        new.result.name_hint = op.result.name_hint
+        Rewriter.replace_op(op, new)
+
+
+def _lowerable(op: Operation, ranges: ValueRanges) -> bool:
+    if isinstance(op, interval.RangeOp):
+        return op.lo.type == i32
+    if isinstance(op, interval.TableOp):
+        return _table_shift_ok(ranges, op)
+    return isinstance(op, interval.PeriodicOp) and op.phase.type in (i32, IntegerType(64))
+
+
+def lower_runs(func: mask.FuncOp) -> None:
+    """Rewrite every i32 `interval.range`, every `interval.periodic` and every
+    `interval.table` (of an i32 shift) of `func` into `cute.lanes` of its
+    word; table sets of one shift in an intersection share one word."""
+    ranges = ValueRanges(func)
+    runs = [op for op in func.body.block.ops if _lowerable(op, ranges)]
+    lower_intersections(func, ranges)
+    for op in runs:
+        if op.results[0].uses.get_length() == 0:
+            Rewriter.erase_op(op)  # a table grouped into its intersection
+            continue
+        lowering = _RunLowering(ranges, op)
+        if isinstance(op, interval.RangeOp):
+            word = lowering.word(op)
+        elif isinstance(op, interval.PeriodicOp):
+            word = lowering.periodic_word(op)
+        else:
+            word = lowering.shifted_table_word([op])
+        lanes = cute.LanesOp(word)
+        # named like the set it replaces (the printer binds a run's word)
+        lanes.result.name_hint = op.results[0].name_hint or "v"
+        Rewriter.replace_op(op, lanes)
+
+
+@dataclass(frozen=True)
+class IntervalToCutePass(ModulePass):
+    """Choose the CuTe word form of every lane run (see module doc). Ops it
+    leaves unused (a run's bounds, the amount's `32 - a`) are left to `dce`."""
+
+    name = "interval-to-cute"
+
+    def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
+        for func in op.walk():
+            if isinstance(func, mask.FuncOp):
+                lower_runs(func)

@@ -1,0 +1,93 @@
+// RUN: mask-opt %s | mask-opt | filecheck %s
+// RUN: mask-opt %s --print-op-generic | mask-opt | filecheck %s
+// RUN: mask-opt %s --print-op-generic | filecheck %s --check-prefix=GENERIC
+
+// Round-trips of every op of the `cute` dialect.
+
+mask.func @words window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %t : tensor<4xi64>):
+  %ones = cute.constant 4294967295 : ui32
+  %zero = cute.constant 0 : ui32
+  %c3 = cute.constant 3 : i32
+  %bits = cute.constant 2863311530 : ui32 hex
+  %d = arith.subi %q, %kv : i32
+  %du = cute.to_u32 %d : i32
+  %x = mask.load %t[%b] : tensor<4xi64>[i32] -> i64
+  %sat = cute.sat_u32 %x
+  %d64 = cute.to_i64 %d
+  %lo32 = cute.to_u32 %d64 : i64
+  %n = cute.neg_i32 %d
+  %n64 = cute.neg_i64 %x
+  %shl = cute.shl_u32 %ones, %n : i32
+  %shr = cute.shr_u32 %ones, %du : ui32
+  %add = cute.add %du, %sat : ui32
+  %sub = cute.sub %d, %c3 : i32
+  %max = cute.max %add, %du : ui32
+  %min = cute.min %sub, %d : i32
+  %and = cute.and %shl, %shr : ui32
+  %bm = cute.bmsk %zero, %max
+  %rem = cute.rem %d, %c3 : i32
+  %neg = cute.lt %rem, %c3 : i32
+  %sel = cute.select %neg, %rem, %d : i32
+  %x32 = cute.to_i32 %x
+  %su = cute.to_u32 %sel : i32
+  %or = cute.or %bm, %su : ui32
+  %w2 = cute.and %and, %or : ui32
+  %s = cute.lanes %w2
+  %w = interval.keep_word %s : i32
+  mask.yield %w : i32
+}
+
+// CHECK-LABEL: mask.func @words window {
+// CHECK:         %[[ONES:.*]] = cute.constant 4294967295 : ui32
+// CHECK-NEXT:    %[[ZERO:.*]] = cute.constant 0 : ui32
+// CHECK-NEXT:    %[[C3:.*]] = cute.constant 3 : i32
+// CHECK-NEXT:    %{{.*}} = cute.constant 2863311530 : ui32 hex
+// CHECK-NEXT:    %[[D:.*]] = arith.subi %{{.*}}, %{{.*}} : i32
+// CHECK-NEXT:    %[[DU:.*]] = cute.to_u32 %[[D]] : i32
+// CHECK-NEXT:    %[[X:.*]] = mask.load
+// CHECK-NEXT:    %[[SAT:.*]] = cute.sat_u32 %[[X]]
+// CHECK-NEXT:    %[[D64:.*]] = cute.to_i64 %[[D]]
+// CHECK-NEXT:    %{{.*}} = cute.to_u32 %[[D64]] : i64
+// CHECK-NEXT:    %[[N:.*]] = cute.neg_i32 %[[D]]
+// CHECK-NEXT:    %{{.*}} = cute.neg_i64 %[[X]]
+// CHECK-NEXT:    %[[SHL:.*]] = cute.shl_u32 %[[ONES]], %[[N]] : i32
+// CHECK-NEXT:    %[[SHR:.*]] = cute.shr_u32 %[[ONES]], %[[DU]] : ui32
+// CHECK-NEXT:    %[[ADD:.*]] = cute.add %[[DU]], %[[SAT]] : ui32
+// CHECK-NEXT:    %[[SUB:.*]] = cute.sub %[[D]], %[[C3]] : i32
+// CHECK-NEXT:    %[[MAX:.*]] = cute.max %[[ADD]], %[[DU]] : ui32
+// CHECK-NEXT:    %{{.*}} = cute.min %[[SUB]], %[[D]] : i32
+// CHECK-NEXT:    %[[AND:.*]] = cute.and %[[SHL]], %[[SHR]] : ui32
+// CHECK-NEXT:    %[[BM:.*]] = cute.bmsk %[[ZERO]], %[[MAX]]
+// CHECK-NEXT:    %[[REM:.*]] = cute.rem %[[D]], %[[C3]] : i32
+// CHECK-NEXT:    %[[NEG:.*]] = cute.lt %[[REM]], %[[C3]] : i32
+// CHECK-NEXT:    %[[SEL:.*]] = cute.select %[[NEG]], %[[REM]], %[[D]] : i32
+// CHECK-NEXT:    %{{.*}} = cute.to_i32 %[[X]]
+// CHECK-NEXT:    %[[SU:.*]] = cute.to_u32 %[[SEL]] : i32
+// CHECK-NEXT:    %[[OR:.*]] = cute.or %[[BM]], %[[SU]] : ui32
+// CHECK-NEXT:    %[[W2:.*]] = cute.and %[[AND]], %[[OR]] : ui32
+// CHECK-NEXT:    %[[S:.*]] = cute.lanes %[[W2]]
+// CHECK-NEXT:    %[[W:.*]] = interval.keep_word %[[S]] : i32
+// CHECK-NEXT:    mask.yield %[[W]] : i32
+
+// GENERIC: "cute.constant"() <{value = 4294967295 : ui32}> : () -> ui32
+// GENERIC: "cute.to_u32"(%{{.*}}) : (i32) -> ui32
+// GENERIC: "cute.sat_u32"(%{{.*}}) : (i64) -> ui32
+// GENERIC: "cute.to_i64"(%{{.*}}) : (i32) -> i64
+// GENERIC: "cute.to_u32"(%{{.*}}) : (i64) -> ui32
+// GENERIC: "cute.neg_i32"(%{{.*}}) : (i32) -> i32
+// GENERIC: "cute.neg_i64"(%{{.*}}) : (i64) -> i64
+// GENERIC: "cute.shl_u32"(%{{.*}}, %{{.*}}) : (ui32, i32) -> ui32
+// GENERIC: "cute.shr_u32"(%{{.*}}, %{{.*}}) : (ui32, ui32) -> ui32
+// GENERIC: "cute.add"(%{{.*}}, %{{.*}}) : (ui32, ui32) -> ui32
+// GENERIC: "cute.sub"(%{{.*}}, %{{.*}}) : (i32, i32) -> i32
+// GENERIC: "cute.max"(%{{.*}}, %{{.*}}) : (ui32, ui32) -> ui32
+// GENERIC: "cute.min"(%{{.*}}, %{{.*}}) : (i32, i32) -> i32
+// GENERIC: "cute.and"(%{{.*}}, %{{.*}}) : (ui32, ui32) -> ui32
+// GENERIC: "cute.bmsk"(%{{.*}}, %{{.*}}) : (ui32, ui32) -> ui32
+// GENERIC: "cute.rem"(%{{.*}}, %{{.*}}) : (i32, i32) -> i32
+// GENERIC: "cute.lt"(%{{.*}}, %{{.*}}) : (i32, i32) -> i1
+// GENERIC: "cute.select"(%{{.*}}, %{{.*}}, %{{.*}}) : (i1, i32, i32) -> i32
+// GENERIC: "cute.to_i32"(%{{.*}}) : (i64) -> i32
+// GENERIC: "cute.or"(%{{.*}}, %{{.*}}) : (ui32, ui32) -> ui32
+// GENERIC: "cute.lanes"(%{{.*}}) : (ui32) -> !interval.set

@@ -1,0 +1,122 @@
+"""
+The `cute` dialect's interpreter semantics (`maskopt.dialects.semantics`)
+against plain Python models of the CuTe expressions and PTX helpers the
+target prints for each op, at the edges (amounts 0, 31, 32, negative; widths
+past bit 31; positions >= 32).
+"""
+
+import pytest
+
+import maskopt
+from maskopt.dialects import semantics
+
+M = (1 << 32) - 1
+
+
+def _words(body: str, q, kv, h=None):
+    """Keep words of a packed function over (q, kv) with `body` computing %w : ui32."""
+    text = f"""
+mask.func @f window {{
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+{body}
+  %s = cute.lanes %w
+  %k = interval.keep_word %s : i32
+  mask.yield %k : i32
+}}"""
+    module = maskopt.parse_mlir(text)
+    module.verify()
+    n = len(q)
+    z = [0] * n
+    return semantics.keep_words(module.ops.first, z, z if h is None else h, q, kv).tolist()
+
+
+def _shr(w, a):
+    a %= 1 << 32
+    return 0 if a >= 32 else w >> a
+
+
+def _shl(w, a):
+    a %= 1 << 32
+    return 0 if a >= 32 else (w << a) & M
+
+
+def _bmsk(pos, width):
+    if pos >= 32:
+        return 0
+    top = min(pos + min(width, 32), 32)
+    return ((1 << top) - 1) & ~((1 << pos) - 1)
+
+
+AMOUNTS = [0, 1, 5, 31, 32, 33, 1000, -1, -32, 2**31 - 1, -(2**31)]
+
+
+def test_shifts_by_an_amount():
+    body = """
+  %ones = cute.constant 4294967295 : ui32
+  %r = cute.shr_u32 %ones, %q : i32
+  %l = cute.shl_u32 %ones, %kv : i32
+  %w = cute.and %r, %l : ui32"""
+    q = AMOUNTS
+    kv = list(reversed(AMOUNTS))
+    assert _words(body, q, kv) == [_shr(M, a) & _shl(M, b) for a, b in zip(q, kv)]
+
+
+def test_bmsk_of_unsigned_operands():
+    body = """
+  %p = cute.to_u32 %q : i32
+  %wd = cute.to_u32 %kv : i32
+  %w = cute.bmsk %p, %wd"""
+    pos = [0, 0, 3, 31, 32, 40, 5, 0, 2**31, 7]
+    width = [0, 40, 4, 1, 1, 0, 2**31 - 1, 32, 3, 2**31 + 5]
+    q = [p - (1 << 32) if p >= 2**31 else p for p in pos]
+    kv = [w - (1 << 32) if w >= 2**31 else w for w in width]
+    assert _words(body, q, kv) == [_bmsk(p, w) for p, w in zip(pos, width)]
+
+
+def test_unsigned_arithmetic_and_saturation():
+    # max(Uint32(q) + 7, Uint32(kv)) - Uint32(kv) as a bmsk width; sat_u32 of an i64
+    body = """
+  %c7 = cute.constant 7 : ui32
+  %qu = cute.to_u32 %q : i32
+  %ku = cute.to_u32 %kv : i32
+  %t = cute.add %qu, %c7 : ui32
+  %m = cute.max %t, %ku : ui32
+  %d = cute.sub %m, %ku : ui32
+  %x = arith.extsi %h : i32 to i64
+  %big = arith.constant 4294967300 : i64
+  %y = arith.addi %x, %big : i64
+  %sat = cute.sat_u32 %y
+  %zero = cute.constant 0 : ui32
+  %w1 = cute.bmsk %zero, %d
+  %w2 = cute.shr_u32 %w1, %sat : ui32
+  %w = cute.and %w1, %w1 : ui32"""
+    q = [0, 10, 2**31 - 1, 5]
+    kv = [0, 12, 2**31 - 1, 3]
+    want = [_bmsk(0, max(a + 7, b) - b) for a, b in zip(q, kv)]
+    assert _words(body, q, kv, h=[0, 1, 2, 3]) == want
+
+
+@pytest.mark.parametrize("x", [0, 1, -1, 77, 2**31 - 1, -(2**31)])
+def test_wrapping_negation(x):
+    body = """
+  %n = cute.neg_i32 %q
+  %m = cute.min %n, %kv : i32
+  %zero = cute.constant 0 : ui32
+  %mu = cute.to_u32 %n : i32
+  %w = cute.shl_u32 %mu, %zero : ui32"""
+    neg = -x if x != -(2**31) else x
+    assert _words(body, [x], [0]) == [neg % (1 << 32)]
+
+
+def test_signed_and_unsigned_max_differ():
+    body = """
+  %c = cute.constant 5 : i32
+  %smax = cute.max %q, %c : i32
+  %qu = cute.to_u32 %q : i32
+  %cu = cute.constant 5 : ui32
+  %u = cute.max %qu, %cu : ui32
+  %su = cute.to_u32 %smax : i32
+  %w = cute.sub %u, %su : ui32"""
+    # q = -1: signed max is 5, unsigned max is 0xFFFFFFFF
+    assert _words(body, [-1, 3, 9], [0, 0, 0]) == [M - 5, 0, 0]
+
