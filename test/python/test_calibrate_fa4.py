@@ -16,3 +16,25 @@ def test_form_keeps_its_mask(name):
     want = corpus.reference_words(keeps(FORMS[name][0], t), b, h, q, kv)
     got = load_module(form_source(FORMS[name][1])).keep_words(b, h, q, kv, aux_tensors=[t])
     assert torch.equal(got, want)
+
+
+_WRAP = 2**31 - 768  # the first q where torch's int32 q + 768 wraps
+
+
+@pytest.mark.parametrize("name", sorted(n for n in FORMS if FORMS[n][0] == "bottom_right"))
+def test_bottom_right_form_exact_at_the_int32_wrap(name):
+    """The bottom-right causal forms (`q + 768 >= kv`, torch's `q + 768`
+    wrapping in int32) against eager torch on every q from 2^31 - 840 to
+    2^31 - 1, both sides of the wrap, with kv near 0, about the diagonal and
+    at the top of kv's range (2^31 - 32). The emulator fails on any Int32 or
+    Uint32 overflow, so each form is also free of it there."""
+    qs = list(range(_WRAP - 72, 2**31)) + [0, 1, 767, 768, 2**30]
+    kvs = list(range(0, 34)) + list(range(2**31 - 66, 2**31 - 31)) + list(range(700, 810, 11))
+    pts = torch.tensor([(q, kv) for q in qs for kv in kvs], dtype=torch.int64)
+    q, kv = (pts[:, i].to(torch.int32) for i in range(2))
+    z = torch.zeros_like(q)
+    want = corpus.reference_words(keeps("bottom_right", None), z, z, q, kv)
+    # both regimes are sampled: past the wrap nothing is kept, below it all
+    assert want[q >= _WRAP].eq(0).all() and want[(q < _WRAP) & (q > 767) & (kv == 0)].eq(2**32 - 1).all()
+    got = load_module(form_source(FORMS[name][1])).keep_words(z, z, q, kv)
+    assert torch.equal(got, want)
