@@ -555,3 +555,24 @@ mask.func @min_max_fold {
 // CHECK-NEXT:    %[[R:.*]] = arith.cmpi sge, %[[Y]], %[[KV]] : i32
 // CHECK-NEXT:    mask.yield %[[R]] : i1
 // CHECK-NEXT:  }
+
+// A comparison of a sign- or zero-extended constant with a constant folds
+// (`(kv - kv).to(torch.int64) == 0`; the extension is left to DCE).
+mask.func @cmpi_of_extended_constants {
+^bb0(%b: i32, %h: i32, %q: i32, %kv: i32):
+  %z = arith.constant 0 : i32
+  %m = arith.constant -1 : i32
+  %e = arith.extsi %z : i32 to i64
+  %u = arith.extui %m : i32 to i64
+  %z64 = arith.constant 0 : i64
+  %x = arith.cmpi eq, %e, %z64 : i64
+  %y = arith.cmpi sgt, %u, %z64 : i64
+  %r = arith.andi %x, %y : i1
+  mask.yield %r : i1
+}
+
+// CHECK-LABEL: mask.func @cmpi_of_extended_constants {
+// CHECK-NEXT:  ^bb0(%{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i32):
+// CHECK-NEXT:    %[[T:.*]] = arith.constant true
+// CHECK-NEXT:    mask.yield %[[T]] : i1
+// CHECK-NEXT:  }

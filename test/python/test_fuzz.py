@@ -396,7 +396,22 @@ def _bool_extended_constant(b, h, q_idx, kv_idx):
     return ((torch.minimum(q_idx, q_idx) - (q_idx - (-100))) > q_idx) != (kv_idx != kv_idx)
 
 
-@pytest.mark.parametrize("fn", [_const_cmp_select, _bool_extended_constant])
+_T41 = torch.zeros(48, dtype=torch.int64)
+
+
+def _int64_extended_zero(b, h, q_idx, kv_idx):
+    # seed 41, mask 7615: `kv - kv` folds to an i32 0, sign-extended to i64
+    return (kv_idx - kv_idx).to(torch.int64) == 0
+
+
+def _clamp_below_an_int64_zero(b, h, q_idx, kv_idx):
+    # seed 41, mask 3626: the clamp folds to an i32 0, compared with an i64 0
+    return torch.clamp(kv_idx, min=0, max=0) < (_T41[q_idx % 48] * 0)
+
+
+@pytest.mark.parametrize(
+    "fn", [_const_cmp_select, _bool_extended_constant, _int64_extended_zero, _clamp_below_an_int64_zero]
+)
 def test_fixed_constant_conditions(fn):
     """Found by the campaign's new productions (fixed: canonicalize folds
     cmpi and extui/extsi of constants): module and drop-in exact."""
