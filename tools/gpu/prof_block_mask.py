@@ -18,6 +18,13 @@ def sync():
 if dev == "cuda":
     print(f"# {torch.cuda.get_device_name()}, torch {torch.__version__}")
 for name in os.environ.get("MASKS", "causal,doc_causal_64").split(","):
+  if os.environ.get("TORCH", "1") != "0":  # torch's eager create_block_mask, same values
+    from torch.nn.attention.flex_attention import create_block_mask as tcbm
+    tt = []
+    for s in range(1, 5):
+        m = make_mask(name, N, dev, seed=s); sync()
+        t = time.perf_counter(); tcbm(m, 1, 1, N, N, device=dev); sync(); tt.append(time.perf_counter() - t)
+    print(f"{name} N={N} [torch eager] best of 3 after one warm-up {min(tt[1:])*1e3:.3f} ms")
   for variant in os.environ.get("VARIANTS", "main,graph").split(","):
     bm.GRAPHS = "auto" if variant == "graph" else False
     bm.CACHE.clear()

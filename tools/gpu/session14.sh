@@ -14,7 +14,7 @@ export PYTHONPATH=/tmp/mo:/tmp/site
 for step in "$@"; do
   case $step in
     test) (nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; python3 -c "import torch; print(torch.__version__)"
-           timeout 200 python3 -m pytest -o addopts="" -q -p no:cacheprovider test/python/test_block_mask_graphs.py) > "$OUT/pytest.txt" 2>&1 ;;
+           timeout 150 python3 -m pytest -o addopts="" -q -p no:cacheprovider test/python/test_block_mask_graphs.py) > "$OUT/pytest.txt" 2>&1 ;;
     profall) MASKS=doc_causal_64,doc_causal_1024,causal,sliding_window_1024,prefix_lm PROFILE=0 timeout 210 python3 tools/gpu/prof_block_mask.py cuda 16384 > "$OUT/prof-16k.txt" 2>&1 ;;
     prof) MASKS=doc_causal_64 timeout 200 python3 tools/gpu/prof_block_mask.py cuda 16384 > "$OUT/prof-doc64.txt" 2>&1
           MASKS=doc_causal_1024,causal,sliding_window_1024,prefix_lm PROFILE=0 timeout 200 python3 tools/gpu/prof_block_mask.py cuda 16384 > "$OUT/prof-others.txt" 2>&1 ;;
