@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import os
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -75,6 +76,8 @@ class BlockMaskBuild:
     """The compile came from the cache."""
     compiled_tables: bool = False
     """The tables came from the compiled graph (`_fast_tables`), not the eager path."""
+    graph: bool = False
+    """The call was a replay of its key's CUDA graph (see `GRAPHS`)."""
 
 
 @dataclass
@@ -88,6 +91,8 @@ class _Compiled:
     """`_CompiledTables` of this mask per shape key (see `_fast_tables`)."""
     i32: dict = field(default_factory=dict)
     """`i32_overflow_reason` per (sizes, aux value ranges)."""
+    graphs: dict = field(default_factory=dict)
+    """`_Graph` (or False: none) of this mask per call key (see `GRAPHS`)."""
 
     @property
     def aux_tensors(self) -> list[torch.Tensor]:
@@ -304,6 +309,47 @@ def build_block_mask(
         entry, aux, hit = CACHE.compile(mask_mod, _compile_mask)
     except Exception as e:  # noqa: BLE001 - untraceable: torch evaluates it
         return fallback(f"maskopt could not compile the mask_mod: {type(e).__name__}: {e}")
+    gkey = tape = None
+    if _use_graphs(device) and _use_compiled(device) and not compute_dq_write_order:
+        gkey = (B, H, Q_LEN, KV_LEN, Q_BLOCK, KV_BLOCK, bool(separate_full_blocks), str(device),
+                bool(specialize), tuple((t.dtype, tuple(t.shape), str(t.device)) for t in aux))
+        g = entry.graphs.get(gkey)
+        if g:
+            out = _replay(g, aux, mask_mod, hit, (B, H, Q_LEN, KV_LEN), Q_BLOCK, KV_BLOCK)
+            if out is not None:
+                return out
+            # a check fired (the values lack what the graph assumed): the path below
+        elif g is None:
+            from maskopt.lowering.mask_cache import closure_key
+            from maskopt.lowering.specialize import SyncFree
+
+            if closure_key(mask_mod) is not None:  # else the entry is not cached
+                tape = SyncFree()
+    from maskopt.lowering.specialize import sync_free
+
+    with sync_free(tape):  # records the specialization's host decisions
+        build, state = _build(mask_mod, entry, aux, hit, fallback, B, H, Q_LEN, KV_LEN, device,
+                              Q_BLOCK, KV_BLOCK, separate_full_blocks, compute_dq_write_order,
+                              dq_kv_order, specialize, chunk_words)
+    if tape is not None:
+        global LAST_GRAPH_ERROR
+        entry.graphs[gkey] = False
+        if tape.why is not None:
+            LAST_GRAPH_ERROR = f"not captured: {tape.why}"
+        elif state is not None and build.compiled_tables:
+            try:
+                entry.graphs[gkey] = _capture(mask_mod, entry, aux, tape.decisions, build, state,
+                                              B, H, Q_LEN, KV_LEN, Q_BLOCK, KV_BLOCK,
+                                              separate_full_blocks, device, specialize)
+            except Exception as e:  # noqa: BLE001 - no graph: the path without it
+                LAST_GRAPH_ERROR = f"{type(e).__name__}: {str(e)[:500]}"
+    return build
+
+
+def _eval_mask(mask_mod, entry, aux, B, H, Q_LEN, KV_LEN, device, specialize):
+    """(the mask_mod to evaluate, its `_Compiled`, its aux tensors, path, remarks):
+    the specialization of `mask_mod` for the values `aux` (the original where
+    there is none)."""
     compiled = entry.compiled
     remarks = list(compiled.remarks)
     eval_mod, eval_entry, eval_aux, path = mask_mod, entry, aux, "packed"
@@ -329,32 +375,43 @@ def build_block_mask(
             if spec_entry.compiled.packed or not compiled.packed:
                 eval_mod, path = spec.mask_mod, "specialized"
                 eval_entry, eval_aux = spec_entry, spec_aux
+    return eval_mod, eval_entry, eval_aux, path, remarks
+
+
+def _build(mask_mod, entry, aux, hit, fallback, B, H, Q_LEN, KV_LEN, device, Q_BLOCK, KV_BLOCK,
+           separate_full_blocks, compute_dq_write_order, dq_kv_order, specialize, chunk_words):
+    """(BlockMaskBuild, state): the call without CUDA graphs; state is
+    (the evaluated `_Compiled`, its compiled-tables key) where the compiled
+    tables made the BlockMask, else None."""
+    eval_mod, eval_entry, eval_aux, path, remarks = _eval_mask(
+        mask_mod, entry, aux, B, H, Q_LEN, KV_LEN, device, specialize)
     if not eval_entry.compiled.packed:
-        return fallback(f"the mask_mod does not pack: {eval_entry.compiled.reason}", remarks, hit)
+        return fallback(f"the mask_mod does not pack: {eval_entry.compiled.reason}", remarks, hit), None
     aux_dev = tuple(t.to(device) for t in eval_aux)
     if _use_compiled(device) and not compute_dq_write_order:
         block_mask, wraps = _fast_tables(eval_entry, aux_dev, B, H, Q_LEN, KV_LEN, Q_BLOCK,
                                          KV_BLOCK, separate_full_blocks, device, eval_mod)
         if wraps is not None:
-            return fallback(wraps, remarks, hit)
+            return fallback(wraps, remarks, hit), None
         if block_mask is not None:
-            return BlockMaskBuild(block_mask, path, None, remarks, hit, compiled_tables=True)
+            return (BlockMaskBuild(block_mask, path, None, remarks, hit, compiled_tables=True),
+                    (eval_entry, eval_mod))
     wraps = i32_overflow_reason(eval_entry.imported.ops.first, (B, H, Q_LEN, KV_LEN), aux_dev)
     if wraps is not None:
-        return fallback(wraps, remarks, hit)
+        return fallback(wraps, remarks, hit), None
     try:
         grid = GridWords(eval_entry.compiled.module, device)
         partial, full = block_tables(grid, aux_dev, B, H, Q_LEN, KV_LEN, Q_BLOCK, KV_BLOCK,
                                      device, chunk_words)
     except (GridUnsupported, IndexWrap, IndexError, ZeroDivisionError, NotImplementedError) as e:
-        return fallback(f"{type(e).__name__}: {e}", remarks, hit)
+        return fallback(f"{type(e).__name__}: {e}", remarks, hit), None
     except Exception as e:  # noqa: BLE001 - e.g. an xDSL InterpretationError
         if type(e).__name__ != "InterpretationError":
             raise
-        return fallback(f"{type(e).__name__}: {e}", remarks, hit)
+        return fallback(f"{type(e).__name__}: {e}", remarks, hit), None
     block_mask = _from_tables(partial, full, eval_mod, Q_LEN, KV_LEN, Q_BLOCK, KV_BLOCK,
                               separate_full_blocks, compute_dq_write_order, dq_kv_order)
-    return BlockMaskBuild(block_mask, path, None, remarks, hit)
+    return BlockMaskBuild(block_mask, path, None, remarks, hit), None
 
 
 def create_block_mask(
@@ -642,6 +699,11 @@ def _fast_tables(entry: _Compiled, aux_dev: tuple[torch.Tensor, ...], B, H, Q_LE
     wraps = _i32_reason(entry, (B, H, Q_LEN, KV_LEN), aux_dev, ct.ranged, st)
     if wraps is not None:
         return None, wraps
+    return _finish(ct, outs, mask_mod, Q_LEN, KV_LEN, Q_BLOCK, KV_BLOCK), None
+
+
+def _finish(ct: _CompiledTables, outs, mask_mod, Q_LEN, KV_LEN, Q_BLOCK, KV_BLOCK):
+    """The BlockMask of the compiled tables' outputs `outs` (ct.names order)."""
     if ct.template is None:
         from torch.nn.attention import flex_attention as fa
 
@@ -659,7 +721,7 @@ def _fast_tables(entry: _Compiled, aux_dev: tuple[torch.Tensor, ...], B, H, Q_LE
         for name in _TENSOR_ATTRS:
             setattr(block_mask, name, d.get(name))
         block_mask.mask_mod = mask_mod
-        return block_mask, None
+        return block_mask
     from torch.nn.attention import flex_attention as fa
 
     block_mask = fa.BlockMask.from_kv_blocks(
@@ -669,4 +731,201 @@ def _fast_tables(entry: _Compiled, aux_dev: tuple[torch.Tensor, ...], B, H, Q_LE
                                    if "seq_lengths" in _parameters(fa.BlockMask.from_kv_blocks) else {}))
     for name in ("q_num_blocks", "q_indices", "full_q_num_blocks", "full_q_indices"):
         setattr(block_mask, name, d.get(name))
-    return block_mask, None
+    return block_mask
+
+
+# CUDA graphs: the whole per-call GPU work replayed.
+#
+# On CUDA a call with new values of a mask used before is host-bound (about
+# 0.2 ms of GPU time at 16k against about 1 ms of launches, syncs and
+# guards). So per call key (the mask's cache entry; B, H, lengths, block
+# sizes, options; each aux tensor's dtype, shape and device), after the
+# first call has compiled everything, the per-call GPU work is captured once
+# in a `torch.cuda.CUDAGraph`: the specialization with its host decisions
+# replayed from that first call (`specialize.SyncFree`: no syncs; a device
+# check per decision says whether new values break it), the compiled
+# tables call, its check flags and aux ranges, and the outputs packed into
+# one flat buffer per dtype. A later call is a copy of its aux tensors into
+# the graph's static inputs, `replay()`, one host read of the stats (the
+# only sync), a clone of the flat buffers and the BlockMask of views of them
+# (so the next replay cannot overwrite it). Where a check says the values
+# lack the structure (a document split in two, an int64 value out of the
+# narrowed range), or a flag of the compiled tables fires, the call runs the
+# path without the graph, which decides (and remarks) as before.
+
+#: "auto": CUDA graphs on CUDA devices (with the compiled path); False: never;
+#: "eager": the same per-call flow with the captured step run eagerly on
+#: every device instead of replayed (the tests use it on the CPU).
+#: Off by default until measured on a GPU (session 14 got no device): the
+#: environment variable MASKOPT_CUDA_GRAPHS=1 sets "auto".
+GRAPHS: Any = "auto" if os.environ.get("MASKOPT_CUDA_GRAPHS", "").lower() in ("1", "true", "on", "auto") else False
+
+#: A graph whose memory pool (what its capture reserved) exceeds this is
+#: dropped: its key takes the path without a graph (at 128k the compiled
+#: tables' int64 word grid alone is 4 GiB, held for as long as the graph).
+GRAPH_POOL_LIMIT = 1 << 30
+
+#: Why the last capture was not made or failed.
+LAST_GRAPH_ERROR: str | None = None
+
+
+def _use_graphs(device: torch.device) -> bool:
+    if GRAPHS == "eager":
+        return True
+    return bool(GRAPHS) and device.type == "cuda" and torch.cuda.is_available()
+
+
+class _EagerStep:
+    """A stand-in for a CUDAGraph (GRAPHS == "eager"): `replay()` runs the
+    step and copies its results into the static outputs."""
+
+    def __init__(self, step, outputs):
+        self.step, self.outputs = step, outputs
+
+    def replay(self) -> None:
+        for dst, src in zip(self.outputs, self.step(), strict=True):
+            dst.copy_(src)
+
+
+@dataclass
+class _Graph:
+    graph: Any
+    """The `torch.cuda.CUDAGraph` (or `_EagerStep`)."""
+    static_in: tuple[torch.Tensor, ...]
+    """The aux tensors' static copies (the call's aux order)."""
+    flat: tuple[torch.Tensor, ...]
+    """The outputs, one flat buffer per dtype (overwritten by each replay)."""
+    layout: tuple[tuple[int, int, int, tuple[int, ...]], ...]
+    """Per output: (buffer, offset, numel, shape): the BlockMask tensors in
+    `ct.names` order, then the specialized mask's tensors."""
+    small: tuple[bool, ...]
+    """Per specialized-mask tensor: marked small (`specialize._mark_small`)."""
+    stats: torch.Tensor
+    """The compiled tables' stats, then the specialization's checks."""
+    n_stats: int
+    ct: _CompiledTables
+    eval_entry: _Compiled
+    eval_aux: tuple[torch.Tensor, ...]
+    spec: tuple[Any, str] | None
+    """(the specialized graph, its name); None: the call's own mask_mod."""
+    path: str
+    remarks: list
+    pool_bytes: int = 0
+
+
+def graph_pool_bytes() -> int:
+    """The memory pools of the CUDA graphs of the cached masks, in all."""
+    return sum(g.pool_bytes for e in CACHE._entries.values() for g in
+               getattr(e.compiled, "graphs", {}).values() if g)
+
+
+def _capture(mask_mod, entry: _Compiled, aux, decisions, build: BlockMaskBuild, state,
+             B, H, Q_LEN, KV_LEN, Q_BLOCK, KV_BLOCK, separate_full_blocks, device, specialize):
+    """The `_Graph` of this call key, checked against `build` (the BlockMask
+    of the same values made without it); None where it does not apply."""
+    from maskopt.lowering.specialize import SyncFree, sync_free
+
+    eager = GRAPHS == "eager"
+    static_in = tuple(torch.empty(t.shape, dtype=t.dtype, device=device).copy_(t) for t in aux)
+    info = {}
+
+    def step():
+        with sync_free(SyncFree(decisions)) as tape:
+            eval_mod, eval_entry, eval_aux, path, remarks = _eval_mask(
+                mask_mod, entry, static_in, B, H, Q_LEN, KV_LEN, device, specialize)
+            if tape.pos != len(tape.decisions):
+                raise RuntimeError("the replay did not read the whole tape")
+        if eval_entry is not state[0]:
+            raise RuntimeError("the replay evaluates another mask")
+        aux_dev = tuple(t.to(device).contiguous() for t in eval_aux)
+        key = (B, H, Q_LEN, KV_LEN, Q_BLOCK, KV_BLOCK, bool(separate_full_blocks), str(device),
+               tuple((t.dtype, tuple(t.shape)) for t in aux_dev))
+        ct = eval_entry.fast.get(key)
+        if not ct:
+            raise RuntimeError("no compiled tables for the replayed mask")
+        *outs, stats = ct.fn(*aux_dev)
+        if tape.checks:
+            stats = torch.cat([stats, torch.stack(tape.checks).to(stats.dtype)])
+        parts = getattr(eval_mod, "_maskopt_parts", None) if path == "specialized" else None
+        derived = tuple(parts[1]) if parts is not None else ()
+        if path == "specialized" and parts is None:
+            raise RuntimeError("a specialized mask_mod without its parts")
+        tensors = [*outs, *derived]
+        dtypes = list(dict.fromkeys(t.dtype for t in tensors))
+        layout, offsets = [], [0] * len(dtypes)
+        for t in tensors:
+            k = dtypes.index(t.dtype)
+            layout.append((k, offsets[k], t.numel(), tuple(t.shape)))
+            offsets[k] += t.numel()
+        flat = [torch.cat([t.reshape(-1) for t in tensors if t.dtype == d]) for d in dtypes]
+        info.update(ct=ct, eval_entry=eval_entry, eval_aux=aux_dev, path=path, remarks=remarks,
+                    layout=tuple(layout), n_stats=len(ct.ranged) * 3 + 1,
+                    small=tuple(bool(getattr(t, "_maskopt_small", False)) for t in derived),
+                    spec=None if parts is None else (parts[0], parts[2]))
+        return (*flat, stats)
+
+    if eager:
+        outputs = tuple(t.clone() for t in step())
+        graph, pool = _EagerStep(step, outputs), 0
+    else:
+        side = torch.cuda.Stream(device)
+        side.wait_stream(torch.cuda.current_stream(device))
+        mode = torch.cuda.get_sync_debug_mode()
+        torch.cuda.set_sync_debug_mode("error")  # a sync in the step: no graph
+        try:
+            with torch.cuda.stream(side):
+                step()
+        finally:
+            torch.cuda.set_sync_debug_mode(mode)
+        torch.cuda.current_stream(device).wait_stream(side)
+        graph = torch.cuda.CUDAGraph()
+        torch.cuda.synchronize(device)
+        torch.cuda.empty_cache()  # torch.cuda.graph does too: the delta below is the pool
+        before = torch.cuda.memory_reserved(device)
+        with torch.cuda.graph(graph):
+            outputs = step()
+        torch.cuda.synchronize(device)
+        pool = torch.cuda.memory_reserved(device) - before
+        if pool > GRAPH_POOL_LIMIT:
+            raise RuntimeError(f"its memory pool takes {pool} bytes (GRAPH_POOL_LIMIT {GRAPH_POOL_LIMIT})")
+    g = _Graph(graph, static_in, tuple(outputs[:-1]), info["layout"], info["small"], outputs[-1],
+               info["n_stats"], info["ct"], info["eval_entry"], info["eval_aux"], info["spec"],
+               info["path"], info["remarks"], pool)
+    # the graph on the values it was captured from must give this call's BlockMask
+    again = _replay(g, aux, mask_mod, build.cache_hit, (B, H, Q_LEN, KV_LEN), Q_BLOCK, KV_BLOCK)
+    if again is None or again.path != build.path:
+        raise RuntimeError("the graph's checks fire on the values it was captured from")
+    for name in _TENSOR_ATTRS:
+        a, b = getattr(again.block_mask, name, None), getattr(build.block_mask, name, None)
+        if (a is None) != (b is None) or (a is not None and not torch.equal(a, b)):
+            raise RuntimeError(f"the graph's {name} differs from the call's")
+    return g
+
+
+def _replay(g: _Graph, aux, mask_mod, hit, sizes, Q_BLOCK, KV_BLOCK) -> BlockMaskBuild | None:
+    """The call as a replay of `g`; None where a check fired."""
+    for dst, src in zip(g.static_in, aux, strict=True):
+        dst.copy_(src)
+    g.graph.replay()
+    st = g.stats.tolist()  # the one host sync
+    n = g.n_stats
+    if st[0] or any(st[n:]):
+        return None
+    if g.ct.ranged and _i32_reason(g.eval_entry, sizes, g.eval_aux, g.ct.ranged, st[:n]) is not None:
+        return None
+    bufs = [b.clone() for b in g.flat]
+    tensors = [bufs[k][o:o + c].view(shape) for k, o, c, shape in g.layout]
+    m = len(g.ct.names)
+    outs, derived = tensors[:m], tensors[m:]
+    if g.spec is None:
+        eval_mod = mask_mod
+    else:
+        from maskopt.lowering.specialize import _mark_small, _wrap
+
+        for t, small in zip(derived, g.small):
+            if small:
+                _mark_small(t)
+        eval_mod = _wrap(g.spec[0], tuple(derived), g.spec[1])
+    block_mask = _finish(g.ct, outs, eval_mod, sizes[2], sizes[3], Q_BLOCK, KV_BLOCK)
+    return BlockMaskBuild(block_mask, g.path, None, list(g.remarks), hit, compiled_tables=True,
+                          graph=True)

@@ -41,7 +41,7 @@ from typing import Any, Callable
 
 import torch
 
-__all__ = ["MAX_RUNS", "Specialization", "specialize_mask", "runs_of"]
+__all__ = ["MAX_RUNS", "Specialization", "SyncFree", "specialize_mask", "runs_of", "sync_free"]
 
 #: kv-flag tensors with more True runs than this are left per-lane.
 MAX_RUNS = 4
@@ -75,13 +75,36 @@ def runs_of(values: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
 
 def _doc_bounds(doc: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor] | str:
     """Per position, [start, end) of its run; or why the ids are not contiguous.
-    A 2-D tensor is one row of documents per batch: bounds per row."""
+    A 2-D tensor is one row of documents per batch: bounds per row.
+    Replaying a `SyncFree` tape: `_doc_bounds_sync_free`, its check deferred."""
+    tape = _TAPE
+    if tape is not None and tape.replaying:
+        if not tape.replay("doc"):
+            raise _NoReplay("document ids recorded as not contiguous")
+        out = _doc_bounds_sync_free(doc)
+        if isinstance(out, str):
+            raise _NoReplay(out)
+        start, end, bad = out
+        tape.check(bad)
+        return start, end
+    out = _doc_bounds_synced(doc)
+    if tape is not None:
+        if isinstance(out, str) or doc.dim() not in (1, 2):
+            tape.unsupported("document ids that are not contiguous")
+        tape.record("doc", not isinstance(out, str))
+    return out
+
+
+def _doc_bounds_synced(doc: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor] | str:
     if doc.dim() == 2 and doc.shape[0] > 0:
-        rows = [_doc_bounds(r) for r in doc]
+        rows = [_doc_bounds_synced(r) for r in doc]
         bad = next(((i, r) for i, r in enumerate(rows) if isinstance(r, str)), None)
         if bad is not None:
             return f"(row {bad[0]}) {bad[1]}"
-        return torch.stack([r[0] for r in rows]), torch.stack([r[1] for r in rows])
+        start, end = torch.stack([r[0] for r in rows]), torch.stack([r[1] for r in rows])
+        if doc.shape[1] < 2**30:
+            start, end = _mark_small(start), _mark_small(end)
+        return start, end
     if doc.dim() != 1 or doc.numel() == 0 or doc.is_floating_point():
         return "is not a non-empty 1-D integer tensor"
     starts, ends = runs_of(doc)
@@ -99,9 +122,35 @@ def _doc_bounds(doc: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor] | str:
     return start, end
 
 
+def _doc_bounds_sync_free(doc: torch.Tensor):
+    """(start, end, bad) as `_doc_bounds` computes them, without a host sync
+    (the formulation of 362d3fe): run edges by cummax/cummin, contiguity as
+    the count of runs against the count of distinct ids of the sorted row;
+    `bad` (0-d bool) is True where some id occupies more than one range."""
+    if doc.dim() not in (1, 2) or doc.numel() == 0 or doc.is_floating_point() or doc.dtype == torch.bool:
+        return "is not a non-empty 1-D integer tensor"
+    n = doc.shape[-1]
+    pos = torch.arange(n, device=doc.device)
+    change = doc[..., 1:] != doc[..., :-1]
+    edge = torch.ones(doc.shape[:-1] + (1,), dtype=torch.bool, device=doc.device)
+    first = torch.cat([edge, change], -1)  # a run starts here
+    last = torch.cat([change, edge], -1)  # a run ends here
+    start = torch.where(first, pos, 0).cummax(-1).values
+    end = torch.where(last, pos + 1, n).flip(-1).cummin(-1).values.flip(-1)
+    ordered = doc.sort(-1).values
+    runs, distinct = change.sum(-1), (ordered[..., 1:] != ordered[..., :-1]).sum(-1)
+    bad = (runs != distinct).any()
+    dtype = torch.int32 if n < 2**31 else torch.int64
+    start, end = start.to(dtype), end.to(dtype)
+    if n < 2**30:  # positions in [0, n]
+        start, end = _mark_small(start), _mark_small(end)
+    return start, end, bad
+
+
 def _flag_runs(flag: torch.Tensor) -> list[tuple[int, int]] | str:
     if flag.dim() != 1 or flag.dtype != torch.bool:
         return "is not a 1-D bool tensor"
+    _host_only("kv flags")
     starts, ends = runs_of(flag)
     kept = flag[starts]
     s, e = starts[kept].tolist(), ends[kept].tolist()
@@ -118,8 +167,18 @@ def _narrow(t: torch.Tensor) -> torch.Tensor:
     mask under torch's eager int64 indices."""
     if t.dtype != torch.int64 or t.numel() == 0:
         return t
+    tape = _TAPE
+    if tape is not None and tape.replaying:
+        if not tape.replay("narrow"):
+            return t
+        lo, hi = torch.aminmax(t)
+        tape.check((lo < -(2**30)) | (hi >= 2**30))
+        return _mark_small(t.to(torch.int32))
     lo, hi = torch.stack(torch.aminmax(t)).tolist()  # one host sync
-    if lo >= -(2**30) and hi < 2**30:
+    fits = lo >= -(2**30) and hi < 2**30
+    if tape is not None:
+        tape.record("narrow", fits)
+    if fits:
         return _mark_small(t.to(torch.int32))
     return t
 
@@ -129,6 +188,76 @@ def _mark_small(t: torch.Tensor) -> torch.Tensor:
     (derived positions, narrowed ids): `_small` then needs no host sync."""
     t._maskopt_small = True
     return t
+
+
+class _NoReplay(Exception):
+    """A `SyncFree` replay cannot follow the recorded path."""
+
+
+class SyncFree:
+    """The host decisions of one specialization, for a CUDA graph of it.
+
+    Recording (`SyncFree()` active during a normal call): each decision
+    read from the values with a host sync (an int64 tensor narrowed to int32,
+    a tensor's values small, document ids contiguous) is appended to
+    `decisions`; a step that has no sync-free form (kv flags, row runs)
+    sets `why` (the tape then cannot be replayed).
+    Replaying (`SyncFree(decisions)`): each decision is taken from the tape
+    instead of the values, and a 0-d bool device tensor in `checks` says
+    whether the new values break it (True: the specialization is not
+    equivalent for them). Nothing syncs, so the call can be captured."""
+
+    def __init__(self, decisions=None):
+        self.replaying = decisions is not None
+        self.decisions = [] if decisions is None else list(decisions)
+        self.pos = 0
+        self.checks: list[torch.Tensor] = []
+        self.why: str | None = None
+
+    def record(self, kind: str, value) -> None:
+        self.decisions.append((kind, value))
+
+    def replay(self, kind: str):
+        if self.pos >= len(self.decisions) or self.decisions[self.pos][0] != kind:
+            raise _NoReplay(f"the replay asks for {kind!r} where the tape has "
+                            f"{self.decisions[self.pos:self.pos + 1]}")
+        self.pos += 1
+        return self.decisions[self.pos - 1][1]
+
+    def check(self, bad: torch.Tensor) -> None:
+        self.checks.append(bad.reshape(()))
+
+    def unsupported(self, why: str) -> None:
+        self.why = self.why or why
+
+
+#: The active `SyncFree` tape (None: none).
+_TAPE: SyncFree | None = None
+
+
+def _host_only(what: str) -> None:
+    tape = _TAPE
+    if tape is not None:
+        if tape.replaying:
+            raise _NoReplay(f"{what} need host syncs")
+        tape.unsupported(f"{what} need host syncs")
+
+
+class sync_free:
+    """`with sync_free(tape):` makes `tape` the active `SyncFree` (None: none)."""
+
+    def __init__(self, tape: SyncFree | None):
+        self.tape = tape
+
+    def __enter__(self):
+        global _TAPE
+        self.saved, _TAPE = _TAPE, self.tape
+        return self.tape
+
+    def __exit__(self, *exc):
+        global _TAPE
+        _TAPE = self.saved
+        return False
 
 
 def _conjuncts(node) -> list:
@@ -177,6 +306,7 @@ def _wrap(gm, tensors: tuple[torch.Tensor, ...], name: str) -> Callable:
 
     specialized.__name__ = f"{name}_specialized"
     specialized.__qualname__ = specialized.__name__
+    specialized._maskopt_parts = (gm, tensors, name)  # block_mask's CUDA graphs: rewrapped
     return specialized
 
 
@@ -441,6 +571,7 @@ def _flat(values, rows: int) -> torch.Tensor:
 def _row_runs(plan: _RowPlan, aux, sizes, KV_LEN: int, device, max_runs: int):
     """(lo, hi): int `[*row shape, runs]` tables of the kv runs where the plan's
     node is True, per row (rows over `plan.axes` of `sizes`); or why not."""
+    _host_only("row runs")
     i64 = dict(dtype=torch.int64, device=device)
     # the kv side: per kv, its values; segments of kv where none changes
     kv = torch.arange(KV_LEN, **i64)
@@ -632,8 +763,18 @@ def _small(t: torch.Tensor) -> bool:
         return True
     if t.dtype in (torch.uint16, torch.uint32, torch.uint64):
         t = t.to(torch.float64) if t.dtype == torch.uint64 else t.to(torch.int64)  # no aminmax on CPU
+    tape = _TAPE
+    if tape is not None and tape.replaying:
+        if not tape.replay("small"):
+            return False  # not assumed: the uncancelled form is exact for any values
+        lo, hi = torch.aminmax(t)
+        tape.check((lo < -(2**30)) | (hi >= 2**30))
+        return True
     lo, hi = torch.stack(torch.aminmax(t)).tolist()  # one host sync
-    return lo >= -(2**30) and hi < 2**30
+    small = lo >= -(2**30) and hi < 2**30
+    if tape is not None:
+        tape.record("small", small)
+    return small
 
 
 def _cse(gm) -> None:

@@ -191,6 +191,11 @@ def bench(mask: str, n: int, device: str, repeat: int, compiled: bool, memory: b
         out = {}
         times.append(_time(lambda: out.setdefault("bm", maskopt.create_block_mask(mm, 1, 1, n, n, device=device)), device))
     row["maskopt"] = min(times)
+    if bm._use_graphs(torch.device(device)):
+        again = bm.build_block_mask(make_mask(mask, n, device, seed=99), 1, 1, n, n, device)
+        if again.graph:
+            row["path"] += "g"  # later calls replay a CUDA graph (lowering.block_mask.GRAPHS)
+        row["graph_pool"] = bm.graph_pool_bytes()
     row["torch"] = row["exact"] = None
     if not run_torch:
         compiled = False
@@ -261,6 +266,8 @@ def _line(r: dict, compiled: bool, memory: bool) -> str:
         line += f" {_mib(r.get('mem_maskopt'))} {_mib(r.get('mem_torch')):>9s}"
     exact = r["exact"]
     line += "  " + ("-" if exact is None else ("yes" if exact else "WRONG"))
+    if r.get("graph_pool"):
+        line += f"  graph pool {r['graph_pool'] / 2**20:.1f} MiB"
     if r.get("compile_error_mo"):
         line += f"\n  (maskopt's compiled path failed: {r['compile_error_mo']})"
     if r.get("compile_error"):
