@@ -454,8 +454,26 @@ class RemOp(_BinaryOp):
     SYMBOL: ClassVar[str] = "%"
 
 
+class _CompareOp(IRDLOperation):
+    """A signed comparison of two `i32` or `i64` values, a Boolean."""
+
+    SYMBOL: ClassVar[str]
+
+    T: ClassVar = VarConstraint("T", _Int)
+    lhs = operand_def(T)
+    rhs = operand_def(T)
+    result = result_def(I1)
+
+    traits = traits_def(Pure())
+
+    assembly_format = "$lhs `,` $rhs attr-dict `:` type($lhs)"
+
+    def __init__(self, lhs: SSAValue, rhs: SSAValue):
+        super().__init__(operands=[lhs, rhs], result_types=[IntegerType(1)])
+
+
 @irdl_op_definition
-class LtOp(IRDLOperation):
+class LtOp(_CompareOp):
     """
     `(lhs < rhs)`, a Boolean; signed for `i32` and `i64`.
 
@@ -467,22 +485,11 @@ class LtOp(IRDLOperation):
     """
 
     name = "cute.lt"
-
-    T: ClassVar = VarConstraint("T", _Int)
-    lhs = operand_def(T)
-    rhs = operand_def(T)
-    result = result_def(I1)
-
-    traits = traits_def(Pure())
-
-    assembly_format = "$lhs `,` $rhs attr-dict `:` type($lhs)"
-
-    def __init__(self, lhs: SSAValue, rhs: SSAValue):
-        super().__init__(operands=[lhs, rhs], result_types=[IntegerType(1)])
+    SYMBOL: ClassVar[str] = "<"
 
 
 @irdl_op_definition
-class GeOp(IRDLOperation):
+class GeOp(_CompareOp):
     """
     `(lhs >= rhs)`, a Boolean; signed for `i32` and `i64`.
 
@@ -494,18 +501,7 @@ class GeOp(IRDLOperation):
     """
 
     name = "cute.ge"
-
-    T: ClassVar = VarConstraint("T", _Int)
-    lhs = operand_def(T)
-    rhs = operand_def(T)
-    result = result_def(I1)
-
-    traits = traits_def(Pure())
-
-    assembly_format = "$lhs `,` $rhs attr-dict `:` type($lhs)"
-
-    def __init__(self, lhs: SSAValue, rhs: SSAValue):
-        super().__init__(operands=[lhs, rhs], result_types=[IntegerType(1)])
+    SYMBOL: ClassVar[str] = ">="
 
 
 @irdl_op_definition

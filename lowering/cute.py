@@ -804,17 +804,15 @@ class _FunctionPrinter:
                 return f"{op.SYMBOL}({e(op.lhs)}, {e(op.rhs)})"
             case cute.AddOp() | cute.SubOp() | cute.MulOp() | cute.AndOp() | cute.OrOp() | cute.RemOp():
                 return f"({e(op.lhs)} {op.SYMBOL} {e(op.rhs)})"
-            case cute.LtOp():
-                return f"({e(op.lhs)} < {e(op.rhs)})"
-            case cute.GeOp():
-                return f"({e(op.lhs)} >= {e(op.rhs)})"
+            case cute.LtOp() | cute.GeOp():
+                return f"({e(op.lhs)} {op.SYMBOL} {e(op.rhs)})"
             case cute.SelectOp():
                 t = op.result.type
                 name = "cutlass.Uint32" if t == cute.ui32 else ctype(t)
                 c = op.cond.owner
                 if isinstance(c, (cute.LtOp, cute.GeOp)) and op.cond.name_hint is None:
                     # a whole argument: no brackets needed
-                    cond = f"{e(c.lhs)} {'<' if isinstance(c, cute.LtOp) else '>='} {e(c.rhs)}"
+                    cond = f"{e(c.lhs)} {c.SYMBOL} {e(c.rhs)}"
                 else:
                     cond = e(op.cond)
                 return self.ternary(cond, e(op.lhs), e(op.rhs), name, select=op.eager is not None)
