@@ -226,18 +226,14 @@ class ExtendConstantFold(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: arith.ExtUIOp | arith.ExtSIOp, rewriter: PatternRewriter, /):
-        c = const_evaluate_operand(op.input)
         src, t = op.input.type, op.result.type
         # i1 only: folding wider extensions of constants crashed the
         # canonicalize walker on `q * -2**31 * -2**31` (an op left in its
-        # worklist without a block; not understood yet), and only the i1 case
-        # reaches a select_ condition
-        if c is None or src != IntegerType(1) or not isinstance(t, IntegerType):
+        # worklist without a block; not understood yet); a comparison of a
+        # wider extended constant is folded by CmpiConstantFold instead
+        if src != IntegerType(1) or not isinstance(t, IntegerType):
             return
-        w = src.width.data
-        bits = c % 2**w
-        if isinstance(op, arith.ExtSIOp) and bits >= 2 ** (w - 1):
-            value = bits - 2**w
-        else:
-            value = bits
+        value = _extended_constant(op.result)
+        if value is None:
+            return
         rewriter.replace(op, arith.ConstantOp.from_int_and_width(value, t, truncate_bits=True))
