@@ -47,7 +47,7 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     v_9 = cutlass.Int32(bound)
     v_10 = (v_9 + cutlass.Int32(1))
     v_11 = min(v_8, v_10)
-    v_12 = bmsk_u32(cutlass.Uint32(v_6), cutlass.Uint32(max(v_11, v_6) - v_6))
+    v_12 = bmsk_u32(cutlass.Uint32(v_6), cutlass.Uint32((max(v_11, v_6) - v_6)))
     shifted_1 = (v_3 + cutlass.Int64(1))
     bound_2 = (shifted_1 // cutlass.Int64(3))
     v_13 = cutlass.Int32(bound_2)

@@ -15,7 +15,7 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     v_2 = max(v_1, cutlass.Int32(0))
     v_3 = utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(min(v_2, cutlass.Int32(32))))
     ph = (kv % cutlass.Int32(2))
-    v_4 = (utils.shr_u32(cutlass.Uint32(0x55555555), cutlass.Uint32(ph)) | utils.shl_u32(cutlass.Uint32(0x55555555), cutlass.Uint32(cutlass.Int32(32) - ph)))
+    v_4 = (utils.shr_u32(cutlass.Uint32(0x55555555), cutlass.Uint32(ph)) | utils.shl_u32(cutlass.Uint32(0x55555555), cutlass.Uint32((cutlass.Int32(32) - ph))))
     v_5 = (v_3 & v_4)
     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
     packed[0] = v_5

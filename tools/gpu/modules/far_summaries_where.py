@@ -43,7 +43,7 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     v_8 = (cutlass.Int32(64) - v_3)
     v_9 = (cutlass.Int32(72) - v_3)
     v_10 = min(v_2, v_9)
-    v_11 = bmsk_u32(cutlass.Uint32(v_8), cutlass.Uint32(max(v_10, v_8) - v_8))
+    v_11 = bmsk_u32(cutlass.Uint32(v_8), cutlass.Uint32((max(v_10, v_8) - v_8)))
     base = max((q - cutlass.Int32(256)), kv)
     lo = (base - kv)
     v_12 = bmsk_u32(cutlass.Uint32(lo), (max((cutlass.Uint32(q) + cutlass.Uint32(1)), cutlass.Uint32(base)) - cutlass.Uint32(base)))

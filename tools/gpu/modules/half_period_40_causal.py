@@ -43,7 +43,7 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     v_8 = (cutlass.Int32(60) - v)
     v_9 = (cutlass.Int32(32) - v_4)
     v_10 = min(v_8, v_9)
-    v_11 = bmsk_u32(cutlass.Uint32(v_7), cutlass.Uint32(max(v_10, v_7) - v_7))
+    v_11 = bmsk_u32(cutlass.Uint32(v_7), cutlass.Uint32((max(v_10, v_7) - v_7)))
     v_12 = (v_6 | v_11)
     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
     packed[0] = v_12

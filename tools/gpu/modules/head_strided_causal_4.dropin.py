@@ -11,7 +11,7 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     mask_mod_packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
     mask_mod_packed[0] = cutlass.Uint32(0)
 
-    mask_mod_packed[0] = mask_mod_packed[0] | (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(min(max(((kv_idx[0] - q_idx[0]) + cutlass.Int32(31)), cutlass.Int32(0)), cutlass.Int32(32)))) & (utils.shr_u32(cutlass.Uint32(0x11111111), cutlass.Uint32(cutlass.Int32(cutlass.select_(((kv_idx[0] - h_idx[0]) % cutlass.Int32(4)) < cutlass.Int32(0), ((kv_idx[0] - h_idx[0]) % cutlass.Int32(4)) + cutlass.Int32(4), ((kv_idx[0] - h_idx[0]) % cutlass.Int32(4)))))) | utils.shl_u32(cutlass.Uint32(0x11111111), cutlass.Uint32(cutlass.Int32(32) - cutlass.Int32(cutlass.select_(((kv_idx[0] - h_idx[0]) % cutlass.Int32(4)) < cutlass.Int32(0), ((kv_idx[0] - h_idx[0]) % cutlass.Int32(4)) + cutlass.Int32(4), ((kv_idx[0] - h_idx[0]) % cutlass.Int32(4))))))))
+    mask_mod_packed[0] = mask_mod_packed[0] | (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(min(max(((kv_idx[0] - q_idx[0]) + cutlass.Int32(31)), cutlass.Int32(0)), cutlass.Int32(32)))) & (utils.shr_u32(cutlass.Uint32(0x11111111), cutlass.Uint32(cutlass.Int32(cutlass.select_(((kv_idx[0] - h_idx[0]) % cutlass.Int32(4)) < cutlass.Int32(0), (((kv_idx[0] - h_idx[0]) % cutlass.Int32(4)) + cutlass.Int32(4)), ((kv_idx[0] - h_idx[0]) % cutlass.Int32(4)))))) | utils.shl_u32(cutlass.Uint32(0x11111111), cutlass.Uint32((cutlass.Int32(32) - cutlass.Int32(cutlass.select_(((kv_idx[0] - h_idx[0]) % cutlass.Int32(4)) < cutlass.Int32(0), (((kv_idx[0] - h_idx[0]) % cutlass.Int32(4)) + cutlass.Int32(4)), ((kv_idx[0] - h_idx[0]) % cutlass.Int32(4)))))))))
 
     return mask_mod_packed.load()
 

@@ -17,8 +17,8 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     v_3 = utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(min(v_2, cutlass.Int32(32))))
     v_4 = (kv - h)
     rem = (v_4 % cutlass.Int32(4))
-    ph = (rem + cutlass.Int32(4) if rem < cutlass.Int32(0) else rem)
-    v_5 = (utils.shr_u32(cutlass.Uint32(0x11111111), cutlass.Uint32(ph)) | utils.shl_u32(cutlass.Uint32(0x11111111), cutlass.Uint32(cutlass.Int32(32) - ph)))
+    ph = ((rem + cutlass.Int32(4)) if rem < cutlass.Int32(0) else rem)
+    v_5 = (utils.shr_u32(cutlass.Uint32(0x11111111), cutlass.Uint32(ph)) | utils.shl_u32(cutlass.Uint32(0x11111111), cutlass.Uint32((cutlass.Int32(32) - ph))))
     v_6 = (v_3 & v_5)
     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
     packed[0] = v_6

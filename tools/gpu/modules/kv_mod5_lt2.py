@@ -10,7 +10,7 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     """maskopt: mask.func @kv_mod5_lt2, packed keep word."""
     kv = kv_idx[0]
     ph = (kv % cutlass.Int32(5))
-    v = (utils.shr_u32(cutlass.Uint32(0xc6318c63), cutlass.Uint32(ph)) | utils.shl_u32(cutlass.Uint32(0x318c6318), cutlass.Uint32(cutlass.Int32(32) - ph)))
+    v = (utils.shr_u32(cutlass.Uint32(0xc6318c63), cutlass.Uint32(ph)) | utils.shl_u32(cutlass.Uint32(0x318c6318), cutlass.Uint32((cutlass.Int32(32) - ph))))
     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
     packed[0] = v
     return packed.load()

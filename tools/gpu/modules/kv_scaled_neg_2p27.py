@@ -42,7 +42,7 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     v_6 = utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(min(v_5, cutlass.Int32(32))))
     v_7 = (bound + cutlass.Int32(17))
     v_8 = (bound + cutlass.Int32(33))
-    v_9 = bmsk_u32(cutlass.Uint32(v_7), cutlass.Uint32(max(v_8, v_7) - v_7))
+    v_9 = bmsk_u32(cutlass.Uint32(v_7), cutlass.Uint32((max(v_8, v_7) - v_7)))
     v_10 = (v_6 | v_9)
     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
     packed[0] = v_10

@@ -52,11 +52,11 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     v_10 = (v_3 - clamp_max_1)
     v_11 = (cutlass.Int32(3) - v_10)
     v_12 = min(v_9, v_11)
-    v_13 = bmsk_u32(cutlass.Uint32(lo), cutlass.Uint32(max(v_12, lo) - lo))
+    v_13 = bmsk_u32(cutlass.Uint32(lo), cutlass.Uint32((max(v_12, lo) - lo)))
     v_14 = max(v_2, v_6)
     v_15 = (cutlass.Int32(43) - v_10)
     v_16 = min(v_9, v_15)
-    v_17 = bmsk_u32(cutlass.Uint32(v_14), cutlass.Uint32(max(v_16, v_14) - v_14))
+    v_17 = bmsk_u32(cutlass.Uint32(v_14), cutlass.Uint32((max(v_16, v_14) - v_14)))
     v_18 = (v_13 | v_17)
     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
     packed[0] = v_18

@@ -11,7 +11,7 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     mask_mod_packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
     mask_mod_packed[0] = cutlass.Uint32(0)
 
-    mask_mod_packed[0] = mask_mod_packed[0] | (utils.shr_u32(cutlass.Uint32(0xaaaaaaaa), cutlass.Uint32((kv_idx[0] % cutlass.Int32(2)))) | utils.shl_u32(cutlass.Uint32(0xaaaaaaaa), cutlass.Uint32(cutlass.Int32(32) - (kv_idx[0] % cutlass.Int32(2)))))
+    mask_mod_packed[0] = mask_mod_packed[0] | (utils.shr_u32(cutlass.Uint32(0xaaaaaaaa), cutlass.Uint32((kv_idx[0] % cutlass.Int32(2)))) | utils.shl_u32(cutlass.Uint32(0xaaaaaaaa), cutlass.Uint32((cutlass.Int32(32) - (kv_idx[0] % cutlass.Int32(2))))))
 
     return mask_mod_packed.load()
 

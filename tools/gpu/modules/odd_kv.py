@@ -10,7 +10,7 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     """maskopt: mask.func @odd_kv, packed keep word."""
     kv = kv_idx[0]
     ph = (kv % cutlass.Int32(2))
-    v = (utils.shr_u32(cutlass.Uint32(0xaaaaaaaa), cutlass.Uint32(ph)) | utils.shl_u32(cutlass.Uint32(0xaaaaaaaa), cutlass.Uint32(cutlass.Int32(32) - ph)))
+    v = (utils.shr_u32(cutlass.Uint32(0xaaaaaaaa), cutlass.Uint32(ph)) | utils.shl_u32(cutlass.Uint32(0xaaaaaaaa), cutlass.Uint32((cutlass.Int32(32) - ph))))
     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
     packed[0] = v
     return packed.load()

@@ -56,7 +56,7 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     v_17 = max(v_16, cutlass.Int32(0))
     v_18 = (cutlass.Int32(32) - v_17)
     v_19 = min(v_14, v_18)
-    v_20 = bmsk_u32(cutlass.Uint32(v_7), cutlass.Uint32(max(v_19, v_7) - v_7))
+    v_20 = bmsk_u32(cutlass.Uint32(v_7), cutlass.Uint32((max(v_19, v_7) - v_7)))
     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
     packed[0] = v_20
     return packed.load()

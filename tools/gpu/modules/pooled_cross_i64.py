@@ -40,7 +40,7 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     v_4 = cutlass.Int32(bound)
     lo = max(v_4, cutlass.Int32(0))
     v_5 = (v_4 + cutlass.Int32(1))
-    v_6 = bmsk_u32(cutlass.Uint32(lo), cutlass.Uint32(max(v_5, lo) - lo))
+    v_6 = bmsk_u32(cutlass.Uint32(lo), cutlass.Uint32((max(v_5, lo) - lo)))
     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
     packed[0] = v_6
     return packed.load()

@@ -68,7 +68,7 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     add = cutlass.Int32(v_4)
     index_4 = aux_tensors[1][(add + cutlass.Int32(25) if add < cutlass.Int32(0) else add)]
     v_5 = cutlass.Int32(min(max(index_4, wide_1), (wide_1 + cutlass.Int64(32))) - wide_1)
-    v_6 = bmsk_u32(cutlass.Uint32(v_1), cutlass.Uint32(max(v_5, v_1) - v_1))
+    v_6 = bmsk_u32(cutlass.Uint32(v_1), cutlass.Uint32((max(v_5, v_1) - v_1)))
     v_7 = cutlass.Uint32(0)
     v_8 = (v_6 if ne else v_7)
     v_9 = (v | v_8)

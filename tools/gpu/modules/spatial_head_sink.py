@@ -47,7 +47,7 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     v_9 = bmsk_u32(cutlass.Uint32(lo), (max(base, cutlass.Uint32(224)) - base))
     v_10 = max(v_6, cutlass.Int32(223))
     v_11 = (v_10 + cutlass.Int32(-223))
-    v_12 = bmsk_u32(cutlass.Uint32(v_11), cutlass.Uint32(max(v_8, v_11) - v_11))
+    v_12 = bmsk_u32(cutlass.Uint32(v_11), cutlass.Uint32((max(v_8, v_11) - v_11)))
     v_13 = (v | v_3 | v_9 | v_12)
     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
     packed[0] = v_13

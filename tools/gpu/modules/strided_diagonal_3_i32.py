@@ -81,7 +81,7 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     lo = max(v_17, cutlass.Int32(0))
     v_18 = (cutlass.Int32(1) - v_16)
     v_19 = min(v_8, v_18)
-    v_20 = bmsk_u32(cutlass.Uint32(lo), cutlass.Uint32(max(v_19, lo) - lo))
+    v_20 = bmsk_u32(cutlass.Uint32(lo), cutlass.Uint32((max(v_19, lo) - lo)))
     v_21 = (v_20 if divides_1 else v_14)
     base = max(q, kv)
     lo_1 = (base - kv)

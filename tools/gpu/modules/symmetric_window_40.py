@@ -42,7 +42,7 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     v_5 = bmsk_u32(cutlass.Uint32(lo), (max(base, cutlass.Uint32(41)) - base))
     v_6 = max(v_2, cutlass.Int32(40))
     v_7 = (v_6 + cutlass.Int32(-40))
-    v_8 = bmsk_u32(cutlass.Uint32(v_7), cutlass.Uint32(max(v_4, v_7) - v_7))
+    v_8 = bmsk_u32(cutlass.Uint32(v_7), cutlass.Uint32((max(v_4, v_7) - v_7)))
     v_9 = (v_5 | v_8)
     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
     packed[0] = v_9

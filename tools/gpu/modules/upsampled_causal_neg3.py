@@ -49,7 +49,7 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     v_9 = cutlass.Int32(bound_2)
     v_10 = (v_9 + cutlass.Int32(2))
     v_11 = min(v_8, v_10)
-    v_12 = bmsk_u32(cutlass.Uint32(v_6), cutlass.Uint32(max(v_11, v_6) - v_6))
+    v_12 = bmsk_u32(cutlass.Uint32(v_6), cutlass.Uint32((max(v_11, v_6) - v_6)))
     v_13 = cutlass.Int32(bound)
     v_14 = (cutlass.Int32(-1431655736) - v_13)
     v_15 = max(v_14, cutlass.Int32(0))

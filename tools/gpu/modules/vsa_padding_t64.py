@@ -53,7 +53,7 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     v_17 = cutlass.Int32(v_16)
     v_18 = (v_17 - v_6)
     v_19 = (v_18 + cutlass.Int32(64))
-    v_20 = bmsk_u32(cutlass.Uint32(v_8), cutlass.Uint32(max(v_19, v_8) - v_8))
+    v_20 = bmsk_u32(cutlass.Uint32(v_8), cutlass.Uint32((max(v_19, v_8) - v_8)))
     v_21 = (v_7 | v_20)
     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
     packed[0] = v_21

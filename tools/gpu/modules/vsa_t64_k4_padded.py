@@ -77,7 +77,7 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     v_25 = cutlass.Int32(v_24)
     v_26 = (v_25 - v_9)
     v_27 = (v_26 + cutlass.Int32(64))
-    v_28 = bmsk_u32(cutlass.Uint32(v_17), cutlass.Uint32(max(v_27, v_17) - v_17))
+    v_28 = bmsk_u32(cutlass.Uint32(v_17), cutlass.Uint32((max(v_27, v_17) - v_17)))
     v_29 = (v_28 if v_16 else v_11)
     v_30 = (v_12 | v_29)
     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
