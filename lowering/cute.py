@@ -1023,23 +1023,45 @@ def _functions(module: ModuleOp) -> list[mask.FuncOp]:
     return [op for op in module.walk() if isinstance(op, mask.FuncOp)]
 
 
+def _needs_lowering(func: mask.FuncOp) -> bool:
+    runs = (interval.BoundOp, interval.RangeOp, interval.PeriodicOp, interval.TableOp)
+    return any(isinstance(op, runs) for op in func.body.block.ops)
+
+
+def _lower_in_place(func: mask.FuncOp) -> None:
+    from maskopt.lowering.interval_bounds import lower_function
+
+    if any(isinstance(op, interval.BoundOp) for op in func.body.block.ops):
+        lower_function(func)  # `lower-interval-bounds`, for a pipeline that ends before it
+    lower_runs(func)  # `interval-to-cute`
+
+
 def lowered_function(func: mask.FuncOp) -> mask.FuncOp:
     """`func`, or a copy of it lowered for printing: its `interval.bound`s
     expanded (`lower-interval-bounds`, for a pipeline that ends before it)
     and its runs' word forms chosen (`interval-to-cute`). Both targets print
     this IR."""
-    ops = func.body.block.ops
-    if not any(isinstance(op, (interval.BoundOp, interval.RangeOp, interval.PeriodicOp, interval.TableOp)) for op in ops):
+    if not _needs_lowering(func):
         return func
-    from maskopt.lowering.interval_bounds import lower_function
-
     copy = ModuleOp([func.clone()])
     lowered = copy.ops.first
     assert isinstance(lowered, mask.FuncOp)
-    if any(isinstance(op, interval.BoundOp) for op in lowered.body.block.ops):
-        lower_function(lowered)
-    lower_runs(lowered)
+    _lower_in_place(lowered)
     return lowered
+
+
+def lower_for_cute(module: ModuleOp) -> ModuleOp:
+    """`module`, or a copy of it lowered for the CuTe targets: each function
+    as `lowered_function` gives it. `compile_mask` keeps this module as
+    `CompiledMask.cute_module`; the module printer, the self-contained
+    expressions and the inductor drop-in all print it, so no consumer
+    lowers the function again."""
+    if not any(_needs_lowering(f) for f in _functions(module)):
+        return module
+    copy = module.clone()
+    for func in _functions(copy):
+        _lower_in_place(func)
+    return copy
 
 
 def print_cute_module(module: ModuleOp, output: IO[str]) -> None:

@@ -59,6 +59,7 @@ from xdsl.dialects.builtin import IntegerType, i32
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.transforms.dead_code_elimination import region_dce
 from xdsl.transforms.canonicalization_patterns.utils import const_evaluate_operand
 
 from maskopt.dialects import cute, interval, mask
@@ -859,8 +860,9 @@ def lower_runs(func: mask.FuncOp) -> None:
 
 @dataclass(frozen=True)
 class IntervalToCutePass(ModulePass):
-    """Choose the CuTe word form of every lane run (see module doc). Ops it
-    leaves unused (a run's bounds, the amount's `32 - a`) are left to `dce`."""
+    """Choose the CuTe word form of every lane run (see module doc), then
+    erase the pure ops that no word uses any more (a run's bounds, the
+    amount's `32 - a`)."""
 
     name = "interval-to-cute"
 
@@ -868,3 +870,4 @@ class IntervalToCutePass(ModulePass):
         for func in op.walk():
             if isinstance(func, mask.FuncOp):
                 lower_runs(func)
+                region_dce(func.body)

@@ -2,17 +2,20 @@
 `mask-opt`: maskopt's driver, xDSL's `xdsl-opt` with a curated set of
 dialects, passes and targets.
 
-    mask-opt in.mlir -p pack-mask -t cute
+    mask-opt in.mlir -p pack-mask,interval-to-cute -t cute
     mask-opt in.mlir -p 'lane-affine,fold-intervals{max-intervals=4}'
-    mask-opt masks.py:causal -t cute          # trace, pack (pack-mask), print
+    mask-opt masks.py:causal -t cute          # trace, pack-mask, interval-to-cute, print
     mask-opt --split-input-file --print-op-generic in.mlir
     mask-opt in.mlir -p pack-mask --print-ir-after-all --time-passes
 
 Dialects: builtin, arith, mask, interval, cute. Passes: canonicalize, cse, dce,
 lane-affine, fold-intervals, simplify-intervals, lower-interval-bounds, interval-to-cute,
-pack-mask. Targets: mlir,
-cute. A `.py` input (`FILE.py:FUNCTION`, FUNCTION defaulting to `mask_mod`)
-is traced like inductor does and, without `-p`, packed with `pack-mask`.
+pack-mask. Targets: mlir, cute, cute-exprs. A `.py` input (`FILE.py:FUNCTION`,
+FUNCTION defaulting to `mask_mod`) is traced like inductor does and, without
+`-p`, packed with `pack-mask`, followed for a CuTe target by
+`interval-to-cute`, which chooses the word forms that target prints (so
+`--print-ir-after-all` shows them as `cute` ops). Given IR whose runs are
+not lowered yet, a CuTe target lowers a copy with the same pass.
 
 Functions that do not pack are reported on stderr as remarks in the user's
 terms, at the user's source line, with a suggestion where one is known:
@@ -90,14 +93,14 @@ written when the whole run succeeds.
 
 EXAMPLES_HELP = """\
 examples:
-  mask-opt tools/examples/masks.py:causal -t cute          trace, pack-mask, print CuTe
+  mask-opt tools/examples/masks.py:causal -t cute          trace, pack-mask, interval-to-cute, print CuTe
   mask-opt tools/examples/masks.py:document_gather         IR, and a remark saying why it did not pack
   mask-opt in.mlir -p pack-mask                            the whole pipeline on IR
   mask-opt in.mlir -p 'lane-affine,fold-intervals{max-intervals=4},simplify-intervals'
   mask-opt in.mlir -p pack-mask --print-ir-after-all       IR after every pass (stderr)
   mask-opt masks.py:causal --print-ir-before-all           the imported IR, then before every pass
   mask-opt in.mlir -p pack-mask --time-passes              per-pass wall time (stderr)
-  mask-opt in.mlir -p pack-mask -t cute -o out.py          -o is written atomically
+  mask-opt in.mlir -p pack-mask,interval-to-cute -t cute -o out.py   -o is written atomically
   mask-opt in.mlir --split-input-file --print-op-generic
 
 passes (-p, comma-separated, options in braces):
@@ -107,6 +110,8 @@ passes (-p, comma-separated, options in braces):
   simplify-intervals             constant and trivial interval sets
   lower-interval-bounds          interval.bound -> the arith of its cheapest plan
   pack-mask{max-intervals=8}     all of the above, in order (the default for .py input)
+  interval-to-cute               each lane run -> cute.lanes of its word, the form chosen
+                                 (after pack-mask by default for .py input with -t cute)
 
 """
 
@@ -387,7 +392,7 @@ class MaskOptMain(xDSLOptMain):
         if spec:
             self.python_input = spec
             if not self.args.passes:
-                self.args.passes = "pack-mask"
+                self.args.passes = self.default_pipeline()
         from maskopt.passes.pipeline import parse_pipeline_spec
 
         if self.args.domain is not None:
@@ -407,6 +412,18 @@ class MaskOptMain(xDSLOptMain):
         self.steps = _expand(parsed.passes)
         self.pipeline = parsed
         self._check_target_options()
+
+    #: targets that print the `cute` dialect: a traced mask's default pipeline
+    #: lowers to it, so `--print-ir-after-all` shows the word forms they print
+    CUTE_TARGETS = ("cute", "cute-exprs")
+
+    def default_pipeline(self) -> str:
+        """The pipeline of a traced `.py` mask without `-p`: `pack-mask`, and
+        `interval-to-cute` after it for a CuTe target."""
+        from maskopt.passes.pipeline import parse_target_spec
+
+        target = parse_target_spec(self.args.target).name
+        return "pack-mask,interval-to-cute" if target in self.CUTE_TARGETS else "pack-mask"
 
     def _check_target_options(self) -> None:
         """An unknown or ill-typed `-t` option is a usage error, like a pass

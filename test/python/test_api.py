@@ -544,3 +544,23 @@ def test_mask_opt_cli_loads_plugins(tmp_path):
     run = subprocess.run([mask_opt, str(src)], env=env, capture_output=True, text=True)
     assert run.returncode == 1
     assert run.stderr.startswith("mask-opt: error: plugin no_such_plugin_module: ModuleNotFoundError")
+
+
+def test_cute_module_is_the_lowered_ir_the_targets_print():
+    """`CompiledMask.cute_module` is `module` after interval-to-cute, on a copy:
+    the interval IR stays in `module` (block masks read it), the word forms are
+    `cute` ops in `cute_module`, and printing either gives `cute_source`."""
+    import io
+
+    from maskopt.lowering.cute import print_cute_module
+
+    r = maskopt.compile_mask(lambda b, h, q, kv: q >= kv, name="causal")
+    assert "interval.range" in r.ir and "cute." not in r.ir
+    assert "cute.lanes" in r.cute_ir and "cute.shr_u32" in r.cute_ir and "interval.range" not in r.cute_ir
+    assert r.cute_module is not r.module
+    for m in (r.module, r.cute_module):
+        out = io.StringIO()
+        print_cute_module(m, out)
+        assert out.getvalue() == r.cute_source
+    unpacked = maskopt.compile_mask(lambda b, h, q, kv: (q * kv) % 7 == 0, name="per_lane")
+    assert not unpacked.packed and unpacked.cute_module is unpacked.module

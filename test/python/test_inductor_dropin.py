@@ -511,3 +511,21 @@ def test_static_flex_shapes_give_the_drop_in_a_domain():
             fa.create_flex_flash_attention_kernel(Box([2, 4, 300, 64]), Box([2, 4, 513, 64]))
         assert fa.create_flex_flash_attention_kernel is kernel
     assert seen == [(2, 4, 512, 768)]
+
+
+def test_dropin_prints_compile_masks_lowered_ir():
+    """The drop-in's words come from compile_mask's `cute_module` (the IR
+    interval-to-cute lowered once), not from a second lowering of the function."""
+    from maskopt.lowering import cute as cute_lowering
+
+    traced = trace_mask_mod(corpus.get_case("sliding_window_100").make(), name="sliding_window_100")
+    calls = []
+    real = cute_lowering._lower_in_place
+
+    def counting(func):
+        calls.append(func.sym_name.data)
+        return real(func)
+
+    with mock.patch.object(cute_lowering, "_lower_in_place", counting):
+        elements = mi.select_packed_mask_intervals(traced.graph_module, traced.aux_tensors)
+    assert elements and calls == ["sliding_window_100"]

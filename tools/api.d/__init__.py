@@ -316,10 +316,20 @@ class CompiledMask:
     file, line, col, suggestion (and the sub-expression as written), located
     in the mask_mod's source."""
 
+    cute_module: Any = None
+    """The module as the CuTe targets print it: `module` after
+    `interval-to-cute` (every run's word form chosen, as `cute` ops), on a
+    copy; `module` itself when there was nothing to lower."""
+
     @property
     def ir(self) -> str:
         """The module after the pipeline, in MLIR syntax (the interval IR when packed)."""
         return _print(self.module)
+
+    @property
+    def cute_ir(self) -> str:
+        """`cute_module` in MLIR syntax: the word forms `cute_source` prints."""
+        return _print(self.cute_module if self.cute_module is not None else self.module)
 
     def import_module(self, module_name: str | None = None) -> types.ModuleType:
         """
@@ -442,7 +452,7 @@ def _compile_mask(mask_mod, aux_tensors, max_intervals, name, pipeline, callback
     import torch.fx
     from xdsl.dialects.builtin import ModuleOp
 
-    from maskopt.lowering.cute import lowered_function, print_cute_module
+    from maskopt.lowering.cute import lower_for_cute, print_cute_module
     from maskopt.lowering.fx_import import import_graph, import_mask_mod
 
     aux: list[Any] = []
@@ -477,11 +487,11 @@ def _compile_mask(mask_mod, aux_tensors, max_intervals, name, pipeline, callback
         if pipeline is None:
             module.verify()
     func = module.ops.first
-    # lowered for printing once (interval-to-cute on a copy): the module and
-    # the self-contained expressions print the same IR
-    printed = lowered_function(func)  # type: ignore[arg-type]
+    # lowered once (interval-to-cute on a copy): the module, the
+    # self-contained expressions and the inductor drop-in print this IR
+    cute_module = lower_for_cute(module)
     out = io.StringIO()
-    print_cute_module(printed.parent_op() if printed is not func else module, out)
+    print_cute_module(cute_module, out)
     packed = func.is_packed  # type: ignore[union-attr]
     reason = None if packed or func.unpacked is None else func.unpacked.data  # type: ignore[union-attr]
     return CompiledMask(
@@ -490,7 +500,8 @@ def _compile_mask(mask_mod, aux_tensors, max_intervals, name, pipeline, callback
         reason=reason,
         module=module,
         cute_source=out.getvalue(),
-        keep_mask_exprs=_self_contained_exprs(printed) if packed else [],
+        keep_mask_exprs=_self_contained_exprs(cute_module.ops.first) if packed else [],
+        cute_module=cute_module,
         aux_tensors=aux,
         remarks=function_remarks(module, collected),
     )

@@ -259,7 +259,7 @@ def select_packed_mask_intervals(
     scalar_exprs = tuple(buffers[i] if is_scalar[i] else None for i in range(len(buffers)))
     try:
         with printing_room(func):
-            return _elements(func, scalar_args, scalar_exprs, symbol_codes)
+            return _elements(func, result.cute_module.ops.first, scalar_args, scalar_exprs, symbol_codes)
     except CuteEmitError:
         return None  # e.g. too deep for one expression: inductor's per-lane path
 
@@ -351,18 +351,18 @@ def _wrap_kernel(original):
 _ONES = "cutlass.Uint32(0xffffffff)"
 
 
-def _elements(func, scalar_args, scalar_exprs, symbol_codes):
-    """Split the packed word of `func` into template elements."""
+def _elements(func, lowered, scalar_args, scalar_exprs, symbol_codes):
+    """Split the packed word of `func` into template elements: each word as
+    `lowered` (compile_mask's `cute_module`, the module's IR) prints it, each
+    run's bounds from `func` (the interval IR)."""
     import io
 
     from xdsl.transforms.canonicalization_patterns.utils import const_evaluate_operand
 
     from maskopt.dialects import interval
-    from maskopt.lowering.cute import CutePrintContext, _FunctionPrinter, check_nesting, ctype, lowered_function
+    from maskopt.lowering.cute import CutePrintContext, _FunctionPrinter, check_nesting, ctype
 
-    # The words print from the lowered IR (the module's), a run's bounds from
-    # the run itself; the lowering keeps the union's operands in order.
-    lowered = lowered_function(func)
+    # The lowering keeps the union's operands in order.
     printer = _FunctionPrinter(lowered, CutePrintContext(io.StringIO()), inline=True)
     bounds = _FunctionPrinter(func, CutePrintContext(io.StringIO()), inline=True)
     args, lowered_args = func.body.block.args, lowered.body.block.args
