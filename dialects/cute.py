@@ -37,6 +37,7 @@ from xdsl.dialects.builtin import (
     UnitAttr,
 )
 from xdsl.ir import Dialect, SSAValue
+from xdsl.utils.exceptions import VerifyException
 from xdsl.irdl import (
     EqAttrConstraint,
     IRDLOperation,
@@ -568,6 +569,70 @@ class ToI32Op(IRDLOperation):
 
 
 @irdl_op_definition
+class ClampedSubOp(IRDLOperation):
+    """
+    `clamp(lhs - rhs, lo, hi)` as an Int32, computed so that no operation
+    overflows: an i64 difference whose operands fit i32 narrowed to i32
+    (`interval-to-cute` builds it only where value ranges show that
+    `lhs - lo` and `lhs - hi` stay in i32, or, for an i64 `lhs`, that `rhs +
+    lo` and `rhs + hi` do). It prints as
+
+    - `lhs - min(max(rhs, lhs - hi), lhs - lo)` with both bounds,
+    - `lhs - min(rhs, lhs - lo)` with `lo` only (`max(lhs - rhs, lo)`),
+    - `lhs - max(rhs, lhs - hi)` with `hi` only (`min(lhs - rhs, hi)`),
+    - for an i64 `lhs` (both bounds):
+      `Int32(min(max(lhs, Int64(rhs) + lo), Int64(rhs) + hi) - Int64(rhs))`.
+
+    Its value is always in [lo, hi] (the bounds value ranges read).
+
+    Example:
+
+    ```mlir
+    %v = cute.clamped_sub %a, %w lo -32 hi 0 : i32
+    %u = cute.clamped_sub %a, %w lo 0 : i32
+    %x = cute.clamped_sub %s, %kv lo 0 hi 32 : i64
+    ```
+    """
+
+    name = "cute.clamped_sub"
+
+    lhs = operand_def(I32 | I64)
+    rhs = operand_def(I32)
+    lo = opt_prop_def(IntegerAttr[I64])
+    hi = opt_prop_def(IntegerAttr[I64])
+    result = result_def(I32)
+
+    traits = traits_def(Pure())
+
+    assembly_format = "$lhs `,` $rhs (`lo` $lo^)? (`hi` $hi^)? attr-dict `:` type($lhs)"
+
+    def __init__(self, lhs: SSAValue, rhs: SSAValue, lo: int | None, hi: int | None):
+        properties = {}
+        if lo is not None:
+            properties["lo"] = IntegerAttr(lo, 64)
+        if hi is not None:
+            properties["hi"] = IntegerAttr(hi, 64)
+        super().__init__(operands=[lhs, rhs], result_types=[IntegerType(32)], properties=properties)
+
+    @property
+    def lo_value(self) -> int | None:
+        return None if self.lo is None else self.lo.value.data
+
+    @property
+    def hi_value(self) -> int | None:
+        return None if self.hi is None else self.hi.value.data
+
+    def verify_(self) -> None:
+        lo, hi = self.lo_value, self.hi_value
+        if lo is None and hi is None:
+            raise VerifyException("cute.clamped_sub needs a lower or an upper bound")
+        if lo is not None and hi is not None and lo > hi:
+            raise VerifyException(f"cute.clamped_sub bounds are empty: lo {lo} > hi {hi}")
+        if self.lhs.type == IntegerType(64) and (lo is None or hi is None):
+            raise VerifyException("cute.clamped_sub of an i64 lhs needs both bounds")
+
+
+@irdl_op_definition
 class LanesOp(IRDLOperation):
     """
     The lane set of a keep word: lane L is in it iff bit L is set.
@@ -600,6 +665,7 @@ Cute = Dialect(
         ToI64Op,
         ToI32Op,
         SatU32Op,
+        ClampedSubOp,
         NegI32Op,
         NegI64Op,
         ShlU32Op,

@@ -439,6 +439,15 @@ class CuteSemantics(InterpreterFunctions):
     def run_to_i32(self, interpreter, op, args):
         return (wrap(_int(args[0]), 32),)
 
+    @impl(cute.ClampedSubOp)
+    def run_clamped_sub(self, interpreter, op: cute.ClampedSubOp, args):
+        d = _int(args[0]) - _int(args[1])
+        if op.lo_value is not None:
+            d = torch.clamp(d, min=op.lo_value)
+        if op.hi_value is not None:
+            d = torch.clamp(d, max=op.hi_value)
+        return (wrap(d, 32),)
+
     @impl(cute.LanesOp)
     def run_lanes(self, interpreter, op, args):
         return (torch.bitwise_and(torch.bitwise_right_shift(args[0], _LANE_IDS), 1) != 0,)

@@ -41,17 +41,21 @@ both targets print a copy of the function lowered by `interval-to-cute`
 ops (`maskopt.dialects.cute`: shifts by an amount, bmsk, Uint32 arithmetic,
 the PTX helpers) the printer writes one op per term, in place, binding the
 named ones (`%lo`, `%base`) on lines of their own in the order of the IR.
-An i64 clamp of a difference that fold-intervals widened
-(`q - kv - win[b]`, `start - kv` of an int64 start) prints in i32 where the
-operands fit (`a - clamp(w, a - 32, a)`), else as `clamp(start, kv, kv + 32)
-- kv` in Int64 (see `narrow_clamped_difference`).
+The same pass chooses the expression forms
+(`maskopt.lowering.cute_expressions`): an i64 clamp of a difference that
+fold-intervals widened (`q - kv - win[b]`, `start - kv` of an int64 start)
+is a `cute.clamped_sub`, which prints in i32 where the operands fit
+(`a - min(max(w, a - 32), a)`), else as `clamp(start, kv, kv + 32) - kv` in
+Int64; a negation is pushed into its operand or is a `cute.neg_i32`; a sum
+with a negation is a difference. The printer does not recognise these
+shapes: an `arith` negation that reaches it is an error.
 
 No i32 value is printed as a bare negation (`0 - x`, `x * -1`): ptxas
 (CUDA 13.0 and the compiler bundled with nvidia-cutlass-dsl 4.8.1, sm_90a
 and sm_100a) miscompiles `max(max(a, -x), b)` and `min(min(a, -x), b)`: it
 fuses the two into one VIMNMX3 and drops the negation, computing
 `max(a, x, b)` (found on an H200: `batchify_sliding_window_16_128`, see
-`PTXAS_NEGATION` and `maskopt.tools.ptx_lint`). A negation is pushed into
+`PTXAS_NEGATION` and `maskopt.tools.ptx_lint`). `interval-to-cute` pushes a negation into
 the value it negates (`-(a - b)` is `b - a`, `-(a + c)` is `(-c) - a`,
 `-(c * a)` is `(-c) * a`); where nothing is left to push it into, the
 module calls `neg_i32` (`neg_i64`), a two-instruction inline-PTX negation
@@ -80,18 +84,18 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import IntegerType, ModuleOp, Signedness, TensorType, i1, i32
 from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.transforms.canonicalization_patterns.utils import const_evaluate_operand
+from xdsl.transforms.dead_code_elimination import region_dce
 from xdsl.utils.target import Target
 
 from maskopt.dialects import cute, interval, mask
 from maskopt.lowering.helpers import HELPERS
-from maskopt.lowering.interval_to_cute import (
-    const_operand as _const_operand,
-    lower_runs,
-    truncated_clamped_difference,
-    without_guard_clamps,
+from maskopt.lowering.cute_expressions import (
+    lower_expressions,
+    needs_expression_lowering,
+    negated_operand,
 )
+from maskopt.lowering.interval_to_cute import lower_runs
 from maskopt.passes.analysis import (
-    INT32_MAX,
     WIDENABLE_OPS,
     WRAPPING_ARITH_OPS,
     Range,
@@ -363,9 +367,6 @@ class _FunctionPrinter:
             case arith.TruncIOp():
                 if op.result.type == i1:
                     return f"(({e(op.input)} & {ctype(op.input.type)}(1)) != {ctype(op.input.type)}(0))"
-                narrowed = self.narrow_clamped_difference(op)
-                if narrowed is not None:
-                    return narrowed
                 return f"{ctype(op.result.type)}({e(op.input)})"
             case mask.LaneOp():
                 if self.lane_expr is None:
@@ -429,12 +430,11 @@ class _FunctionPrinter:
         t = op.results[0].type
         sym = _BINARY[type(op)]
         lc, rc = const_evaluate_operand(lhs), const_evaluate_operand(rhs)
-        negated = self.negated_operand(op, lc, rc)
-        if negated is not None:
-            return self.negation(negated, wraps=self.ranges.may_wrap(op))
-        folded = self.sum_with_negation(op)
-        if folded is not None:
-            return folded
+        if negated_operand(self.ranges, op) is not None:
+            raise CuteEmitError(
+                f"a bare negation ({op.name}) reaches the printer: interval-to-cute "
+                f"lowers it ({PTXAS_NEGATION})"
+            )
         a, b = self.expr(lhs), self.expr(rhs)
         if t == i1:
             return f"({a} {sym} {b})"
@@ -468,48 +468,6 @@ class _FunctionPrinter:
             )
         return f"({a} {sym} {b})"
 
-    def negated_operand(self, op: Operation, lc: int | None, rc: int | None) -> SSAValue | None:
-        """`x` when `op` is an i32 or i64 `0 - x`, `x * -1` or `-1 * x` (a zero
-        is also a value whose range is [0, 0], such as an extended constant)."""
-        t = op.results[0].type
-        if not isinstance(t, IntegerType) or t.width.data not in (32, 64):
-            return None
-        if lc is not None and rc is not None:
-            return None
-        lhs, rhs = op.operands
-        if isinstance(op, arith.SubiOp) and rc is None and (
-            lc == 0 or (lc is None and self.ranges.of(lhs) == Range(0, 0))
-        ):
-            return rhs
-        if isinstance(op, arith.MuliOp) and -1 in (lc, rc):
-            return rhs if lc == -1 else lhs
-        return None
-
-    def sum_with_negation(self, op: Operation) -> str | None:
-        """`y + (-x)` as `(y - x)` and `y - (-x)` as `(y + x)`, so that the
-        negation is not printed at all, where value ranges show that neither
-        the negation nor the sum may wrap (the values are then equal)."""
-        if not isinstance(op, (arith.AddiOp, arith.SubiOp)) or self.ranges.may_wrap(op):
-            return None
-
-        def negated(v: SSAValue) -> SSAValue | None:
-            o = v.owner
-            if not isinstance(o, (arith.SubiOp, arith.MuliOp)) or self.ranges.may_wrap(o):
-                return None
-            return self.negated_operand(
-                o, const_evaluate_operand(o.lhs), const_evaluate_operand(o.rhs)
-            )
-
-        lhs, rhs = op.operands
-        if isinstance(op, arith.SubiOp):
-            x = negated(rhs)
-            return None if x is None else f"({self.expr(lhs)} + {self.expr(x)})"
-        for y, n in ((lhs, rhs), (rhs, lhs)):
-            x = negated(n)
-            if x is not None:
-                return f"({self.expr(y)} - {self.expr(x)})"
-        return None
-
     def call_helper(self, name: str, *args: str) -> str:
         """A call of the inline-PTX helper `name` (`maskopt.lowering.helpers`):
         by name in a module, which then defines it; in place in a
@@ -520,163 +478,6 @@ class _FunctionPrinter:
         self.ctx.uses_helpers.add(name)
         return helper.call(*args)
 
-    def negation(self, x: SSAValue, *, wraps: bool) -> str:
-        """
-        `-x` for an i32 or i64 `x`, printed without a negation that ptxas
-        could fold into a 3-input min/max (see `PTXAS_NEGATION`): the negation
-        is pushed into `x` where value ranges show that this changes no value
-        (see `pushed_negation`); otherwise `neg_i32(x)` / `neg_i64(x)`.
-        `wraps`: `-x` may leave its type (x may be MIN); it then wraps like
-        torch's, which the helpers do.
-        """
-        o = x.owner
-        if not wraps and isinstance(o, arith.TruncIOp):
-            narrowed = self.narrow_clamped_difference(o, negate=True)
-            if narrowed is not None:
-                return narrowed
-        pushed = None if wraps else self.pushed_negation(x)
-        if pushed is not None:
-            return pushed
-        return self.call_helper("neg_i32" if x.type == i32 else "neg_i64", self.expr(x))
-
-    def pushed_negation(self, x: SSAValue, depth: int = 0) -> str | None:
-        """
-        `-x` as an expression with no bare negation, or None (see `negation`):
-        pushed through `-`, `+` and `*` by a constant, and through min/max
-        (`-min(a, b)` is `max(-a, -b)`), truncation and sign extension, where
-        value ranges show that no value on the way may wrap.
-        """
-        op = x.owner
-        t = x.type
-        if (
-            depth > 6
-            or const_evaluate_operand(x) is not None
-            or not isinstance(op, Operation)
-            or not isinstance(t, IntegerType)
-            or t.width.data not in (32, 64)
-            or self.ranges.of(x).lo <= -(2 ** (t.width.data - 1))
-            or self.ranges.may_wrap(op)
-        ):
-            return None  # -x, or x itself, may wrap
-
-        def neg(v: SSAValue) -> str | None:
-            c = const_evaluate_operand(v)
-            if c is not None:
-                return None if c == -(2 ** (v.type.width.data - 1)) else self.const(-c, v.type)
-            return self.pushed_negation(v, depth + 1)
-
-        match op:
-            case arith.SubiOp():
-                if const_evaluate_operand(op.lhs) == 0:
-                    return self.expr(op.rhs)  # -(0 - b) = b
-                return f"({self.expr(op.rhs)} - {self.expr(op.lhs)})"
-            case arith.MuliOp():
-                for a, c in ((op.lhs, op.rhs), (op.rhs, op.lhs)):
-                    k = const_evaluate_operand(c)
-                    if k == -1:
-                        return self.expr(a)
-                    if k is not None and (nk := neg(c)) is not None:
-                        return f"({self.expr(a)} * {nk})"
-            case arith.AddiOp():
-                for a, b in ((op.lhs, op.rhs), (op.rhs, op.lhs)):
-                    if const_evaluate_operand(b) is not None and (nb := neg(b)) is not None:
-                        return f"({nb} - {self.expr(a)})"  # -(a + c) = (-c) - a
-                for a, b in ((op.lhs, op.rhs), (op.rhs, op.lhs)):
-                    if (na := neg(a)) is not None:
-                        return f"({na} - {self.expr(b)})"  # -(a + b) = (-a) - b
-            case arith.MinSIOp() | arith.MaxSIOp():
-                na, nb = neg(op.lhs), neg(op.rhs)
-                if na is not None and nb is not None:
-                    flipped = "max" if isinstance(op, arith.MinSIOp) else "min"
-                    return f"{flipped}({na}, {nb})"
-            case arith.TruncIOp() | arith.ExtSIOp():
-                inner = neg(op.input)
-                if inner is not None:
-                    return f"{ctype(t)}({inner})"
-        return None
-
-    def narrow_i32(self, v: SSAValue, depth: int = 0) -> str | None:
-        """An Int32 expression equal to the i64 value `v`, where `v` is an i32
-        value sign-extended, or a non-wrapping sum or difference of such whose
-        value range fits i32 (so the Int32 operation cannot overflow)."""
-        r = self.ranges.of(v)
-        if depth > 4 or r.lo < -INT32_MAX - 1 or r.hi > INT32_MAX:
-            return None
-        c = const_evaluate_operand(v)
-        if c is not None:
-            return f"cutlass.Int32({c})"
-        o = v.owner
-        if isinstance(o, arith.ExtSIOp) and o.input.type == i32:
-            return self.expr(o.input)
-        if isinstance(o, (arith.AddiOp, arith.SubiOp)) and not self.ranges.may_wrap(o):
-            if isinstance(o, arith.SubiOp) and self.ranges.of(o.lhs) == Range(0, 0):
-                # `0 - x` would be a bare negation (PTXAS_NEGATION): only a
-                # negation pushed into an i32 `x` is an Int32 expression here.
-                x = o.rhs.owner
-                if isinstance(x, arith.ExtSIOp) and x.input.type == i32:
-                    return self.pushed_negation(x.input)
-                return None
-            a, b = self.narrow_i32(o.lhs, depth + 1), self.narrow_i32(o.rhs, depth + 1)
-            if a is not None and b is not None:
-                return f"({a} {_BINARY[type(o)]} {b})"
-        return None
-
-    def narrow_clamped_difference(self, op: arith.TruncIOp, negate: bool = False) -> str | None:
-        """
-        `trunc(clamp(a - b, k1, k2))` of an i64 difference whose operands fit
-        i32 (fold-intervals widens `a - b` to i64 where it may leave i32, e.g.
-        `q - kv - win[b]`) as the i32 `a - clamp(b, a - k2, a - k1)`: equal on
-        the whole domain (b >= a - k1 gives k1, b <= a - k2 gives k2, else
-        a - b), and no Int32 operation can overflow: value ranges keep
-        `a - k2` and `a - k1` in i32 and the result is in [k1, k2].
-        `negate`: the expression of `-trunc(...)` instead.
-        """
-        parts = truncated_clamped_difference(self.ranges, op)
-        if parts is None:
-            return self.narrow_one_sided_difference(op, negate)
-        d, k1, k2 = parts
-        if negate:  # -clamp(a - b, k1, k2) is clamp(b - a, -k2, -k1)
-            return self.clamped_difference(d.rhs, d.lhs, -k2, -k1)
-        return self.clamped_difference(d.lhs, d.rhs, k1, k2)
-
-    def narrow_one_sided_difference(self, op: arith.TruncIOp, negate: bool = False) -> str | None:
-        """
-        `trunc(max(a - b, k))` of an i64 difference whose operands fit i32
-        (fold-intervals' lower end where value ranges bound it above, e.g.
-        `q - kv - win[h]` of a uint8 window) as the i32 `a - min(b, a - k)`,
-        and `trunc(min(a - b, k))` as `a - max(b, a - k)`: equal on the
-        whole domain, and no Int32 operation can overflow: value ranges keep
-        `a - k` in i32 and the truncation exact (the result is in i32).
-        `negate`: the expression of `-trunc(...)` (`-max(a - b, k)` is
-        `min(b - a, -k)`).
-        """
-        if op.input.type != IntegerType(64) or op.result.type != i32 or self.ranges.may_wrap(op):
-            return None
-        outer = op.input.owner
-        if not isinstance(outer, (arith.MinSIOp, arith.MaxSIOp)):
-            return None
-        xk = _const_operand(outer)
-        if xk is None:
-            return None
-        s, k = xk
-        d = s.owner
-        if not isinstance(d, arith.SubiOp) or self.ranges.may_wrap(d):
-            return None
-        av, bv, is_max = d.lhs, d.rhs, isinstance(outer, arith.MaxSIOp)
-        if negate:
-            av, bv, k, is_max = bv, av, -k, not is_max
-        if abs(k) > INT32_MAX:
-            return None
-        ar = self.ranges.of(av)
-        if ar.lo - k < -INT32_MAX - 1 or ar.hi - k > INT32_MAX:
-            return None
-        a, b = self.narrow_i32(av), self.narrow_i32(bv)
-        if a is None or b is None:
-            return None
-        a = self.bind("a", a)
-        bound = a if k == 0 else f"({a} - cutlass.Int32({k}))"
-        return f"({a} - {'min' if is_max else 'max'}({b}, {bound}))"
-
     def minmax(self, op: arith.MinSIOp | arith.MaxSIOp) -> str:
         """`min(a, b)`/`max(a, b)`, a constant operand printed second: the
         DSL compares signed whenever the left operand is a constant
@@ -686,42 +487,6 @@ class _FunctionPrinter:
             a, b = b, a
         kind = "min" if isinstance(op, arith.MinSIOp) else "max"
         return f"{kind}({self.expr(a)}, {self.expr(b)})"
-
-    def clamped_difference(self, av: SSAValue, bv: SSAValue, k1: int, k2: int) -> str | None:
-        """`clamp(a - b, k1, k2)` of i64 values as an i32 expression, or None
-        (see `narrow_clamped_difference`)."""
-        if abs(k1) > INT32_MAX or abs(k2) > INT32_MAX:
-            return None
-        a, b = self.narrow_i32(av), self.narrow_i32(bv)
-        if b is not None and a is None:
-            return self.clamped_wide_difference(av, b, bv, k1, k2)
-        ar = self.ranges.of(av)
-        if ar.lo - k2 < -INT32_MAX - 1 or ar.hi - k1 > INT32_MAX:
-            return None
-        if a is None or b is None:
-            return None
-        a = self.bind("a", a)
-        lo = a if k2 == 0 else f"({a} - cutlass.Int32({k2}))"
-        hi = a if k1 == 0 else f"({a} - cutlass.Int32({k1}))"
-        return f"({a} - min(max({b}, {lo}), {hi}))"
-
-    def clamped_wide_difference(
-        self, a: SSAValue, b: str, bv: SSAValue, k1: int, k2: int
-    ) -> str:
-        """
-        `trunc(clamp(a - b, k1, k2))` where only `b` fits i32 (`a` is, say, an
-        i64 aux value) as `Int32(clamp(a, b + k1, b + k2) - b)` in Int64: the
-        same value, and nothing can overflow (b + k and the result are small).
-        A clamp of `a` to constants [c1, c2] that contain [b + k1, b + k2]
-        (fold-intervals' guard against a - b overflowing) changes nothing
-        there, so it is looked through.
-        """
-        br = self.ranges.of(bv)
-        a = without_guard_clamps(a, br.lo + k1, br.hi + k2)
-        b64 = self.bind("wide", f"cutlass.Int64({b})")
-        lo = b64 if k1 == 0 else f"({b64} + cutlass.Int64({k1}))"
-        hi = b64 if k2 == 0 else f"({b64} + cutlass.Int64({k2}))"
-        return f"cutlass.Int32(min(max({self.expr(a)}, {lo}), {hi}) - {b64})"
 
     # The cute dialect ------------------------------------------------------
 
@@ -818,10 +583,31 @@ class _FunctionPrinter:
                 return self.ternary(cond, e(op.lhs), e(op.rhs), name, select=op.eager is not None)
             case cute.ToI32Op():
                 return f"cutlass.Int32({e(op.input)})"
+            case cute.ClampedSubOp():
+                return self.clamped_sub(op)
             case cute.LanesOp():
                 return e(op.word)
             case _:
                 raise CuteEmitError(f"cannot print {op.name} as CuTe code")
+
+    def clamped_sub(self, op: cute.ClampedSubOp) -> str:
+        """`cute.clamped_sub` in the form its op doc gives (`lhs`, read
+        three times, bound to a name)."""
+        lo, hi = op.lo_value, op.hi_value
+        if op.lhs.type != i32:
+            b = self.bind("wide", f"cutlass.Int64({self.expr(op.rhs)})")
+            lower = b if lo == 0 else f"({b} + cutlass.Int64({lo}))"
+            upper = b if hi == 0 else f"({b} + cutlass.Int64({hi}))"
+            return f"cutlass.Int32(min(max({self.expr(op.lhs)}, {lower}), {upper}) - {b})"
+        lhs, b = self.expr(op.lhs), self.expr(op.rhs)
+        a = self.bind("a", lhs)
+        below = a if hi == 0 else f"({a} - cutlass.Int32({hi}))"  # b <= a - hi: hi
+        above = a if lo == 0 else f"({a} - cutlass.Int32({lo}))"  # b >= a - lo: lo
+        if lo is None:
+            return f"({a} - max({b}, {below}))"
+        if hi is None:
+            return f"({a} - min({b}, {above}))"
+        return f"({a} - min(max({b}, {below}), {above}))"
 
     def load(self, op: mask.LoadOp) -> str:
         assert isinstance(op.tensor.type, TensorType)
@@ -1025,7 +811,7 @@ def _functions(module: ModuleOp) -> list[mask.FuncOp]:
 
 def _needs_lowering(func: mask.FuncOp) -> bool:
     runs = (interval.BoundOp, interval.RangeOp, interval.PeriodicOp, interval.TableOp)
-    return any(isinstance(op, runs) for op in func.body.block.ops)
+    return any(isinstance(op, runs) for op in func.body.block.ops) or needs_expression_lowering(func)
 
 
 def _lower_in_place(func: mask.FuncOp) -> None:
@@ -1034,6 +820,8 @@ def _lower_in_place(func: mask.FuncOp) -> None:
     if any(isinstance(op, interval.BoundOp) for op in func.body.block.ops):
         lower_function(func)  # `lower-interval-bounds`, for a pipeline that ends before it
     lower_runs(func)  # `interval-to-cute`
+    lower_expressions(func)
+    region_dce(func.body)
 
 
 def lowered_function(func: mask.FuncOp) -> mask.FuncOp:
@@ -1048,6 +836,19 @@ def lowered_function(func: mask.FuncOp) -> mask.FuncOp:
     assert isinstance(lowered, mask.FuncOp)
     _lower_in_place(lowered)
     return lowered
+
+
+def with_lowered_expressions(func: mask.FuncOp) -> tuple[mask.FuncOp, dict[Operation, Operation]]:
+    """A copy of `func` whose expressions are lowered for printing
+    (`interval-to-cute`'s expression rewrites, not its word forms), and the
+    copy's op of each op of `func`: the inductor drop-in prints a run's
+    bounds (`lower_code`, `upper_code`) from the interval IR with it."""
+    copy = ModuleOp([func.clone()])
+    lowered = copy.ops.first
+    assert isinstance(lowered, mask.FuncOp)
+    ops = dict(zip(func.body.block.ops, lowered.body.block.ops, strict=True))
+    lower_expressions(lowered)
+    return lowered, ops
 
 
 def lower_for_cute(module: ModuleOp) -> ModuleOp:

@@ -58,11 +58,18 @@ from xdsl.dialects import arith, builtin
 from xdsl.dialects.builtin import IntegerType, i32
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
-from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.rewriter import Rewriter
 from xdsl.transforms.dead_code_elimination import region_dce
 from xdsl.transforms.canonicalization_patterns.utils import const_evaluate_operand
 
 from maskopt.dialects import cute, interval, mask
+from maskopt.lowering.cute_expressions import (
+    ExpressionBuilder,
+    const_operand,
+    lower_expressions,
+    truncated_clamped_difference,
+    without_guard_clamps,
+)
 from maskopt.passes.analysis import INT32_MAX, Range, ValueRanges
 
 LANES = 32
@@ -78,84 +85,9 @@ U32_MAX = 2**32 - 1
 USE_BMSK = True
 
 
-def const_operand(op: Operation) -> tuple[SSAValue, int] | None:
-    """`(x, k)` for a commutative two-operand op (`min`, `max`, `+`) of a
-    non-constant `x` and a constant `k`, in either order."""
-    for x, c in ((op.lhs, op.rhs), (op.rhs, op.lhs)):
-        k = const_evaluate_operand(c)
-        if k is not None and const_evaluate_operand(x) is None:
-            return x, k
-    return None
-
-
-def clamp_parts(v: SSAValue) -> tuple[SSAValue, int, int] | None:
-    """`(s, k1, k2)` where `v` is `clamp(s, k1, k2)`: `min(max(s, k1), k2)`
-    or `max(min(s, k2), k1)`, constants on either side."""
-    outer = v.owner
-    if not isinstance(outer, (arith.MinSIOp, arith.MaxSIOp)):
-        return None
-    kind = arith.MaxSIOp if isinstance(outer, arith.MinSIOp) else arith.MinSIOp
-    o = const_operand(outer)
-    if o is None or not isinstance(o[0].owner, kind):
-        return None
-    i = const_operand(o[0].owner)
-    if i is None:
-        return None
-    (s, ki), ko = i, o[1]
-    return (s, ki, ko) if kind is arith.MaxSIOp else (s, ko, ki)
-
-
-def without_guard_clamps(v: SSAValue, lo: int, hi: int | None = None) -> SSAValue:
-    """`v` with the clamps to constants stripped that change nothing in
-    [lo, hi]: `max(x, c)` with c <= lo, `min(x, c)` with c >= hi (e.g.
-    fold-intervals' +-2^40 guard, where only [lo, hi] matters); with no
-    `hi`, only the `max` clamps."""
-    while isinstance(v.owner, (arith.MinSIOp, arith.MaxSIOp)):
-        xk = const_operand(v.owner)
-        if xk is None or (
-            xk[1] > lo if isinstance(v.owner, arith.MaxSIOp) else hi is None or xk[1] < hi
-        ):
-            break
-        v = xk[0]
-    return v
-
-
-def truncated_clamped_difference(
-    ranges: ValueRanges, op: arith.TruncIOp
-) -> tuple[arith.SubiOp, int, int] | None:
-    """`(d, k1, k2)` where `op` is the i32 `trunc(clamp(d, k1, k2))` of an
-    i64 difference `d` that cannot wrap, k1 <= k2 (fold-intervals' form of
-    a bound whose difference may leave i32)."""
-    if op.input.type != IntegerType(64) or op.result.type != i32:
-        return None
-    parts = clamp_parts(op.input)
-    if parts is None:
-        return None
-    s, k1, k2 = parts
-    d = s.owner
-    if k1 > k2 or not isinstance(d, arith.SubiOp) or ranges.may_wrap(d):
-        return None
-    return d, k1, k2
-
-
-@dataclass
-class _WordBuilder:
-    """Builds cute ops before `at`: the primitives of every word form."""
-
-    ranges: ValueRanges
-    at: Operation
-
-    # Building ---------------------------------------------------------------
-
-    def op(self, new: Operation, hint: str | None = None) -> SSAValue:
-        Rewriter.insert_op(new, InsertPoint.before(self.at))
-        result = new.results[0]
-        if hint is not None:
-            result.name_hint = hint
-        return result
-
-    def const(self, k: int, t: IntegerType = i32, hint: str | None = None) -> SSAValue:
-        return self.op(cute.ConstantOp(k, t), hint)
+class _WordBuilder(ExpressionBuilder):
+    """Builds cute ops before `at`: the primitives of every word form (and,
+    from `ExpressionBuilder`, the negation and narrowing forms)."""
 
     def u32(self, k: int) -> SSAValue:
         return self.const(k, cute.ui32)
@@ -165,9 +97,6 @@ class _WordBuilder:
 
     def to_u32(self, v: SSAValue) -> SSAValue:
         return self.op(cute.ToU32Op(v))
-
-    def binary(self, kind: type[cute.AddOp], a: SSAValue, b: SSAValue, hint: str | None = None) -> SSAValue:
-        return self.op(kind(a, b), hint)
 
     def nonneg(self, v: SSAValue, hint: str | None = None) -> SSAValue:
         """`v` clamped at 0 unless its range is >= 0 (a constant: max(c, 0))."""
@@ -186,87 +115,6 @@ class _WordBuilder:
 
     def bmsk(self, pos: SSAValue, width: SSAValue) -> SSAValue:
         return self.op(cute.BmskOp(pos, width))
-
-    # Negation ---------------------------------------------------------------
-
-    def negation(self, x: SSAValue, wraps: bool) -> SSAValue:
-        """
-        `-x` of an i32 or i64 `x` with no bare negation (`PTXAS_NEGATION` in
-        maskopt.lowering.cute): pushed into `x` where value ranges show that
-        this changes no value (`pushed_negation`), else `cute.neg_i32` /
-        `cute.neg_i64` (wrapping, like torch's, where `wraps`). A truncated
-        clamp, whose negation the printer narrows, stays an arith `0 - x` for the
-        printer's expression-level choices.
-        """
-        if not wraps and isinstance(x.owner, arith.TruncIOp):
-            neg = arith.SubiOp(self.op(arith.ConstantOp.from_int_and_width(0, x.type)), x)
-            return self.op(neg)
-        pushed = None if wraps else self.pushed_negation(x)
-        if pushed is not None:
-            return pushed
-        return self.op(cute.NegI32Op(x) if x.type == i32 else cute.NegI64Op(x))
-
-
-    def pushed_negation(self, x: SSAValue, depth: int = 0) -> SSAValue | None:
-        """
-        `-x` as cute ops with no bare negation, or None (see `negation`): pushed
-        through `-`, `+` and `*` by a constant, and through min/max (`-min(a, b)`
-        is `max(-a, -b)`), truncation and sign extension, where value ranges show
-        that no value on the way may wrap. (The printer's `pushed_negation` makes
-        the same choices for the negations of arith values it prints.)
-        """
-        ranges = self.ranges
-        op = x.owner
-        t = x.type
-        if (
-            depth > 6
-            or const_evaluate_operand(x) is not None
-            or not isinstance(op, Operation)
-            or not isinstance(t, IntegerType)
-            or t.width.data not in (32, 64)
-            or ranges.of(x).lo <= -(2 ** (t.width.data - 1))
-            or ranges.may_wrap(op)
-        ):
-            return None
-
-        def neg(v: SSAValue) -> SSAValue | None:
-            c = const_evaluate_operand(v)
-            if c is not None:
-                return None if c == -(2 ** (v.type.width.data - 1)) else self.const(-c, v.type)
-            return self.pushed_negation(v, depth + 1)
-
-        match op:
-            case arith.SubiOp():
-                if const_evaluate_operand(op.lhs) == 0:
-                    return op.rhs  # -(0 - b) = b
-                return self.binary(cute.SubOp, op.rhs, op.lhs)
-            case arith.MuliOp():
-                for a, c in ((op.lhs, op.rhs), (op.rhs, op.lhs)):
-                    k = const_evaluate_operand(c)
-                    if k == -1:
-                        return a
-                    if k is not None and (nk := neg(c)) is not None:
-                        return self.binary(cute.MulOp, a, nk)
-            case arith.AddiOp():
-                for a, b in ((op.lhs, op.rhs), (op.rhs, op.lhs)):
-                    if const_evaluate_operand(b) is not None and (nb := neg(b)) is not None:
-                        return self.binary(cute.SubOp, nb, a)  # -(a + c) = (-c) - a
-                for a, b in ((op.lhs, op.rhs), (op.rhs, op.lhs)):
-                    if (na := neg(a)) is not None:
-                        return self.binary(cute.SubOp, na, b)  # -(a + b) = (-a) - b
-            case arith.MinSIOp() | arith.MaxSIOp():
-                na, nb = neg(op.lhs), neg(op.rhs)
-                if na is not None and nb is not None:
-                    return self.binary(cute.MaxOp if isinstance(op, arith.MinSIOp) else cute.MinOp, na, nb)
-            case arith.TruncIOp():
-                inner = neg(op.input)
-                if inner is not None:
-                    return self.op(cute.ToI32Op(inner))
-            case arith.ExtSIOp():
-                inner = neg(op.input)
-                if inner is not None:
-                    return self.op(cute.ToI64Op(inner))
-        return None
 
 
 class _AffineWord(_WordBuilder):
@@ -870,4 +718,5 @@ class IntervalToCutePass(ModulePass):
         for func in op.walk():
             if isinstance(func, mask.FuncOp):
                 lower_runs(func)
+                lower_expressions(func)
                 region_dce(func.body)

@@ -22,11 +22,11 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import IntegerType, TensorType, i1
+from xdsl.dialects.builtin import IntegerType, Signedness, TensorType, i1
 from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.transforms.canonicalization_patterns.utils import const_evaluate_operand
 
-from maskopt.dialects import interval, mask
+from maskopt.dialects import cute, interval, mask
 from maskopt.passes.remarks import Reason, expression
 
 INT32_MAX = 2**31 - 1
@@ -304,6 +304,31 @@ def _bound(self: ValueRanges, op: Operation) -> Range | None:
     return Range(min(max(r.lo, 0), LANES), min(max(r.hi, 0), LANES))
 
 
+def _signed(rule):
+    """`rule` for a `cute` op of a signed result (`i32`, `i64`); a `ui32`
+    result is modulo 2^32, which interval arithmetic does not model."""
+
+    def signed_rule(self: ValueRanges, op: Operation) -> Range | None:
+        t = op.results[0].type
+        if not isinstance(t, IntegerType) or t.signedness.data != Signedness.SIGNLESS:
+            return None
+        return rule(self, op)
+
+    return signed_rule
+
+
+def _negation(self: ValueRanges, op: Operation) -> Range | None:
+    return Range.exact(0) - self.of(op.operands[0])
+
+
+def _clamped_sub(self: ValueRanges, op: Operation) -> Range | None:
+    assert isinstance(op, cute.ClampedSubOp)
+    d = self.of(op.lhs) - self.of(op.rhs)
+    lo = -(2**63) if op.lo_value is None else op.lo_value
+    hi = 2**63 if op.hi_value is None else op.hi_value
+    return Range(min(max(d.lo, lo), hi), min(max(d.hi, lo), hi))
+
+
 #: The range rule of each op class (`ValueRanges._exact`): the exact result's
 #: range from the operands' ranges. Classes are looked up by exact type, then
 #: through their bases (`_exact_rule`), as isinstance would.
@@ -326,6 +351,18 @@ _EXACT_RULES = {
     arith.TruncIOp: lambda self, op: self.of(op.operands[0]),
     mask.LaneOp: lambda self, op: Range(0, LANES - 1),
     interval.BoundOp: _bound,
+    # the cute dialect's signed expressions (`interval-to-cute`)
+    cute.AddOp: _signed(_binary(lambda x, y: x + y)),
+    cute.SubOp: _signed(_binary(lambda x, y: x - y)),
+    cute.MulOp: _signed(_binary(lambda x, y: x * y)),
+    cute.MinOp: _signed(_binary(lambda x, y: Range(min(x.lo, y.lo), min(x.hi, y.hi)))),
+    cute.MaxOp: _signed(_binary(lambda x, y: Range(max(x.lo, y.lo), max(x.hi, y.hi)))),
+    cute.NegI32Op: _negation,
+    cute.NegI64Op: _negation,
+    cute.ToI64Op: lambda self, op: self.of(op.operands[0]),
+    cute.ToI32Op: lambda self, op: self.of(op.operands[0]),
+    cute.ClampedSubOp: _clamped_sub,
+    cute.ConstantOp: _signed(lambda self, op: Range.exact(op.value_int)),
 }
 _EXACT: dict[type, object] = dict(_EXACT_RULES)
 

@@ -21,3 +21,34 @@ mask.func @signed_word window {
 }
 
 // CHECK: Expected attribute ui32 but got i32
+
+// -----
+
+mask.func @unbounded window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %d = "cute.clamped_sub"(%q, %kv) : (i32, i32) -> i32
+  mask.yield %d : i32
+}
+
+// CHECK: cute.clamped_sub needs a lower or an upper bound
+
+// -----
+
+mask.func @empty_bounds window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %d = cute.clamped_sub %q, %kv lo 5 hi 1 : i32
+  mask.yield %d : i32
+}
+
+// CHECK: cute.clamped_sub bounds are empty: lo 5 > hi 1
+
+// -----
+
+mask.func @wide_one_sided window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %t : tensor<4xi64>):
+  %x = mask.load %t[%b] : tensor<4xi64>[i32] -> i64
+  %d = cute.clamped_sub %x, %kv lo 0 : i64
+  mask.yield %d : i32
+}
+
+// CHECK: cute.clamped_sub of an i64 lhs needs both bounds

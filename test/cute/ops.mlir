@@ -91,3 +91,28 @@ mask.func @words window {
 // GENERIC: "cute.to_i32"(%{{.*}}) : (i64) -> i32
 // GENERIC: "cute.or"(%{{.*}}, %{{.*}}) : (ui32, ui32) -> ui32
 // GENERIC: "cute.lanes"(%{{.*}}) : (ui32) -> !interval.set
+
+mask.func @clamped window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %t : tensor<4xi64>):
+  %d = arith.subi %q, %kv : i32
+  %x = mask.load %t[%b] : tensor<4xi64>[i32] -> i64
+  %both = cute.clamped_sub %d, %kv lo -32 hi 0 : i32
+  %lo = cute.clamped_sub %d, %kv lo 0 : i32
+  %hi = cute.clamped_sub %d, %kv hi 32 : i32
+  %wide = cute.clamped_sub %x, %kv lo 0 hi 32 : i64
+  %s = arith.addi %both, %lo : i32
+  %s1 = arith.addi %s, %hi : i32
+  %s2 = arith.addi %s1, %wide : i32
+  mask.yield %s2 : i32
+}
+
+// CHECK-LABEL: mask.func @clamped window {
+// CHECK:         %[[D:.*]] = arith.subi
+// CHECK-NEXT:    %[[X:.*]] = mask.load
+// CHECK-NEXT:    %{{.*}} = cute.clamped_sub %[[D]], %kv lo -32 hi 0 : i32
+// CHECK-NEXT:    %{{.*}} = cute.clamped_sub %[[D]], %kv lo 0 : i32
+// CHECK-NEXT:    %{{.*}} = cute.clamped_sub %[[D]], %kv hi 32 : i32
+// CHECK-NEXT:    %{{.*}} = cute.clamped_sub %[[X]], %kv lo 0 hi 32 : i64
+
+// GENERIC: "cute.clamped_sub"(%{{.*}}, %{{.*}}) <{lo = -32 : i64, hi = 0 : i64}> : (i32, i32) -> i32
+// GENERIC: "cute.clamped_sub"(%{{.*}}, %{{.*}}) <{lo = 0 : i64}> : (i32, i32) -> i32

@@ -360,15 +360,23 @@ def _elements(func, lowered, scalar_args, scalar_exprs, symbol_codes):
     from xdsl.transforms.canonicalization_patterns.utils import const_evaluate_operand
 
     from maskopt.dialects import interval
-    from maskopt.lowering.cute import CutePrintContext, _FunctionPrinter, check_nesting, ctype
+    from maskopt.lowering.cute import (
+        CutePrintContext,
+        _FunctionPrinter,
+        check_nesting,
+        ctype,
+        with_lowered_expressions,
+    )
 
-    # The lowering keeps the union's operands in order.
+    # The lowering keeps the union's operands in order. The bounds are the
+    # interval IR's, their expressions lowered for printing.
+    bounds_func, bounds_ops = with_lowered_expressions(func)
     printer = _FunctionPrinter(lowered, CutePrintContext(io.StringIO()), inline=True)
-    bounds = _FunctionPrinter(func, CutePrintContext(io.StringIO()), inline=True)
-    args, lowered_args = func.body.block.args, lowered.body.block.args
+    bounds = _FunctionPrinter(bounds_func, CutePrintContext(io.StringIO()), inline=True)
+    bounds_args, lowered_args = bounds_func.body.block.args, lowered.body.block.args
     for arg, k in scalar_args:
         text = f"{ctype(arg.type)}({_TOKEN.format(k)})"
-        bounds.ctx.names[arg] = text
+        bounds.ctx.names[bounds_args[arg.index]] = text
         printer.ctx.names[lowered_args[arg.index]] = text
 
     def word(code: str) -> PackedMaskWord:
@@ -398,8 +406,8 @@ def _elements(func, lowered, scalar_args, scalar_exprs, symbol_codes):
                     code,
                     scalar_exprs,
                     symbol_codes,
-                    lower_code=check_nesting(bounds.expr(op.lo)),
-                    upper_code=check_nesting(bounds.expr(op.hi)),
+                    lower_code=check_nesting(bounds.expr(bounds_ops[op].lo)),
+                    upper_code=check_nesting(bounds.expr(bounds_ops[op].hi)),
                     lower_const=const_evaluate_operand(op.lo),
                     upper_const=const_evaluate_operand(op.hi),
                 )

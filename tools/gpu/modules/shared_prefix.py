@@ -58,15 +58,15 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     v = bmsk_u32(lo, (max((cutlass.Uint32(q) + cutlass.Uint32(1)), base) - base))
     index_2 = aux_tensors[2][(index + cutlass.Int32(24) if index < cutlass.Int32(0) else index)]
     ne = (index != index_2)
-    wide = cutlass.Int64(kv)
     index_3 = aux_tensors[1][(index_2 + cutlass.Int32(25) if index_2 < cutlass.Int32(0) else index_2)]
+    wide = cutlass.Int64(kv)
     v_1 = cutlass.Int32(min(max(index_3, wide), (wide + cutlass.Int64(32))) - wide)
-    wide_1 = cutlass.Int64(kv)
     v_2 = cutlass.Int64(index_2)
     v_3 = cutlass.Int64(cutlass.Int32(1))
     v_4 = (v_2 + v_3)
     add = cutlass.Int32(v_4)
     index_4 = aux_tensors[1][(add + cutlass.Int32(25) if add < cutlass.Int32(0) else add)]
+    wide_1 = cutlass.Int64(kv)
     v_5 = cutlass.Int32(min(max(index_4, wide_1), (wide_1 + cutlass.Int64(32))) - wide_1)
     v_6 = bmsk_u32(cutlass.Uint32(v_1), cutlass.Uint32((max(v_5, v_1) - v_1)))
     v_7 = cutlass.Uint32(0)

@@ -1,0 +1,154 @@
+// RUN: mask-opt %s --split-input-file -p interval-to-cute,dce | filecheck %s
+// RUN: mask-opt %s --split-input-file -p interval-to-cute -t cute | filecheck %s --check-prefix=PY
+
+// interval-to-cute's expression rewrites (maskopt.lowering.cute_expressions):
+// the arith shapes the CuTe DSL cannot print as written become cute ops, so
+// that the printer prints each op as it stands.
+
+// FoldNegationIntoSum: y + (0 - x) is y - x where neither may wrap.
+mask.func @sum_with_negation window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %t : tensor<4xi32>):
+  %c0 = arith.constant 0 : i32
+  %c100 = arith.constant 100 : i32
+  %w = mask.load %t[%h] : tensor<4xi32>[i32] -> i32
+  %lim = arith.minsi %w, %c100 : i32
+  %x = arith.maxsi %lim, %c0 : i32
+  %n = arith.subi %c0, %x : i32
+  %s = arith.addi %q, %n : i32
+  mask.yield %s : i32
+}
+
+// CHECK-LABEL: mask.func @sum_with_negation
+// CHECK:       %[[X:.*]] = arith.maxsi
+// CHECK-NEXT:  %[[S:.*]] = cute.sub %q, %[[X]] : i32
+// CHECK-NEXT:  mask.yield %[[S]] : i32
+
+// PY-LABEL:    def mask_mod(
+// PY:          s = (q - x)
+
+// -----
+
+// LowerNegation: a negation pushed into a difference that cannot wrap.
+mask.func @pushed window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %c0 = arith.constant 0 : i32
+  %d = arith.subi %q, %kv : i32
+  %n = arith.subi %c0, %d : i32
+  mask.yield %n : i32
+}
+
+// CHECK-LABEL: mask.func @pushed
+// CHECK:       %[[N:n[_0-9]*]] = cute.sub %kv, %q : i32
+// CHECK-NEXT:  mask.yield %[[N]] : i32
+
+// PY-LABEL:    def mask_mod(
+// PY:          n = (kv - q)
+
+// -----
+
+// LowerNegation: an aux value may be MIN, so its negation wraps: the helper.
+mask.func @wrapping window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %t : tensor<4xi32>):
+  %c0 = arith.constant 0 : i32
+  %w = mask.load %t[%h] : tensor<4xi32>[i32] -> i32
+  %n = arith.subi %c0, %w : i32
+  mask.yield %n : i32
+}
+
+// CHECK-LABEL: mask.func @wrapping
+// CHECK:       %[[W:.*]] = mask.load
+// CHECK-NEXT:  %[[N:n[_0-9]*]] = cute.neg_i32 %[[W]]
+// CHECK-NEXT:  mask.yield %[[N]] : i32
+
+// PY-LABEL:    def mask_mod(
+// PY:          n = neg_i32(w)
+
+// -----
+
+// NarrowTruncatedDifference: fold-intervals' i64 clamp of q - kv - win as one
+// i32 cute.clamped_sub of the narrowed q - kv and the window (value ranges
+// keep q - kv - 32 and q - kv in i32).
+mask.func @clamped window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %t : tensor<4xi32>):
+  %w = mask.load %t[%h] : tensor<4xi32>[i32] -> i32
+  %q64 = arith.extsi %q : i32 to i64
+  %kv64 = arith.extsi %kv : i32 to i64
+  %w64 = arith.extsi %w : i32 to i64
+  %d = arith.subi %q64, %kv64 : i64
+  %e = arith.subi %d, %w64 : i64
+  %c0 = arith.constant 0 : i64
+  %c32 = arith.constant 32 : i64
+  %lo = arith.maxsi %e, %c0 : i64
+  %hi = arith.minsi %lo, %c32 : i64
+  %r = arith.trunci %hi : i64 to i32
+  mask.yield %r : i32
+}
+
+// CHECK-LABEL: mask.func @clamped
+// CHECK:       %[[W:.*]] = mask.load
+// CHECK-NEXT:  %[[A:.*]] = cute.sub %q, %kv : i32
+// CHECK-NEXT:  %[[R:r[_0-9]*]] = cute.clamped_sub %[[A]], %[[W]] lo 0 hi 32 : i32
+// CHECK-NEXT:  mask.yield %[[R]] : i32
+
+// PY-LABEL:    def mask_mod(
+// PY:          a = (q - kv)
+// PY-NEXT:     r = (a - min(max(w, (a - cutlass.Int32(32))), a))
+
+// -----
+
+// NarrowTruncatedDifference: one side (a uint8 window's lower end).
+mask.func @one_sided window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %t : tensor<4xi8>):
+  %w8 = mask.load %t[%h] : tensor<4xi8>[i32] -> i8
+  %q64 = arith.extsi %q : i32 to i64
+  %kv64 = arith.extsi %kv : i32 to i64
+  %w = arith.extui %w8 : i8 to i32
+  %w64 = arith.extsi %w : i32 to i64
+  %d = arith.subi %q64, %kv64 : i64
+  %e = arith.subi %d, %w64 : i64
+  %c0 = arith.constant 0 : i64
+  %lo = arith.maxsi %e, %c0 : i64
+  %r = arith.trunci %lo : i64 to i32
+  mask.yield %r : i32
+}
+
+// CHECK-LABEL: mask.func @one_sided
+// CHECK:       %[[W:w[_0-9]*]] = arith.extui
+// CHECK-NEXT:  %[[A:.*]] = cute.sub %q, %kv : i32
+// CHECK-NEXT:  %[[R:r[_0-9]*]] = cute.clamped_sub %[[A]], %[[W]] lo 0 : i32
+// CHECK-NEXT:  mask.yield %[[R]] : i32
+
+// PY-LABEL:    def mask_mod(
+// PY:          a = (q - kv)
+// PY-NEXT:     r = (a - min(w, a))
+
+// -----
+
+// NarrowTruncatedDifference: an i64 aux value against kv, clamped around kv
+// in Int64 (only kv fits i32); fold-intervals' +-2^40 guard clamps of the aux
+// value change nothing in [kv, kv + 32] and are looked through.
+mask.func @wide window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %t : tensor<4xi64>):
+  %s = mask.load %t[%h] : tensor<4xi64>[i32] -> i64
+  %g = arith.constant 1099511627776 : i64
+  %ng = arith.constant -1099511627776 : i64
+  %s1 = arith.minsi %s, %g : i64
+  %s2 = arith.maxsi %s1, %ng : i64
+  %kv64 = arith.extsi %kv : i32 to i64
+  %e = arith.subi %s2, %kv64 : i64
+  %c0 = arith.constant 0 : i64
+  %c32 = arith.constant 32 : i64
+  %lo = arith.maxsi %e, %c0 : i64
+  %hi = arith.minsi %lo, %c32 : i64
+  %r = arith.trunci %hi : i64 to i32
+  mask.yield %r : i32
+}
+
+// CHECK-LABEL: mask.func @wide
+// CHECK:       %[[S:.*]] = mask.load
+// CHECK:       %[[R:r[_0-9]*]] = cute.clamped_sub %[[S]], %kv lo 0 hi 32 : i64
+// CHECK-NEXT:  mask.yield %[[R]] : i32
+
+// PY-LABEL:    def mask_mod(
+// PY:          wide = cutlass.Int64(kv)
+// PY-NEXT:     r = cutlass.Int32(min(max(s, wide), (wide + cutlass.Int64(32))) - wide)
