@@ -756,9 +756,10 @@ def _finish(ct: _CompiledTables, outs, mask_mod, Q_LEN, KV_LEN, Q_BLOCK, KV_BLOC
 #: "auto": CUDA graphs on CUDA devices (with the compiled path); False: never;
 #: "eager": the same per-call flow with the captured step run eagerly on
 #: every device instead of replayed (the tests use it on the CPU).
-#: Off by default until measured on a GPU (session 14 got no device): the
-#: environment variable MASKOPT_CUDA_GRAPHS=1 sets "auto".
-GRAPHS: Any = "auto" if os.environ.get("MASKOPT_CUDA_GRAPHS", "").lower() in ("1", "true", "on", "auto") else False
+#: On by default since its H200 measurement (test/block-mask-results.md,
+#: session 16: 11-18x torch's eager create_block_mask at 16k, against 3-6x
+#: without graphs); the environment variable MASKOPT_CUDA_GRAPHS=0 turns it off.
+GRAPHS: Any = False if os.environ.get("MASKOPT_CUDA_GRAPHS", "").lower() in ("0", "false", "off", "no") else "auto"
 
 #: A graph whose memory pool (what its capture reserved) exceeds this is
 #: dropped: its key takes the path without a graph (at 128k the compiled

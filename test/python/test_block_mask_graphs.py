@@ -11,6 +11,8 @@ same mask_mod and values, and calls with new values give new results.
 
 from __future__ import annotations
 
+import inspect
+
 import pytest
 
 torch = pytest.importorskip("torch")
@@ -114,7 +116,9 @@ def test_packed_batched_and_options():
     for _ in range(2):
         got = check(causal, 2, 1, 700, 1000)
     assert got.graph and got.path == "packed" and got.block_mask.mask_mod is causal
-    for sep in (True, False):
+    # torch 2.11 (the GPU machine's) has no separate_full_blocks option
+    has_option = "separate_full_blocks" in inspect.signature(torch_create_block_mask).parameters
+    for sep in (True, False) if has_option else ():
         check(causal, 1, 1, 300, 300, separate_full_blocks=sep)
         assert check(causal, 1, 1, 300, 300, separate_full_blocks=sep).graph
 
