@@ -215,8 +215,213 @@ def printing_room(func: mask.FuncOp):
     return recursion_room(8 * len(func.body.block.ops))
 
 
+class _CuteOpPrinter:
+    """The printing of `cute` ops (a part of `_FunctionPrinter`): each op is
+    one CuTe expression of its operands' texts."""
+
+    def cute_value(self, v: SSAValue) -> str:
+        """
+        The text of a `cute` op's result. The ops are expressions, printed in
+        place inside their user, except `cute.lanes` (a run's word, bound to a
+        name like every set) and a result with a name hint, which a module
+        binds on a line of its own. A module first prints the values the
+        expression reads, the named ones among its own ops included, in the
+        order of its ops in the block (the order `interval-to-cute` wrote
+        them in), so that the lines come in the order the word is computed.
+        """
+        op = v.owner
+        assert isinstance(op, Operation)
+        bound = v.name_hint is not None
+        if not self.inline:
+            self.print_cute_operands(op)
+        text = self.cute_expr(op)
+        if self.inline or not bound or text.isidentifier():
+            return text
+        name = self.ctx.fresh(v.name_hint)
+        self.ctx.line(f"{name} = {text}")
+        self.ctx.names[v] = name
+        return name
+
+    def print_cute_operands(self, root: Operation) -> None:
+        """Print, in block order, the values that the cute expression `root`
+        reads and the named results of its ops (see `cute_value`)."""
+        tree: set[Operation] = set()
+        stack = [root]
+        while stack:
+            op = stack.pop()
+            if op in tree:
+                continue
+            tree.add(op)
+            for x in op.operands:
+                if _is_cute(x) and x not in self.ctx.names:
+                    stack.append(x.owner)
+        if len(tree) == 1 and not any(x not in self.ctx.names for x in root.operands):
+            return
+        order = self._block_order()
+        for op in sorted(tree, key=order.__getitem__):
+            for x in op.operands:
+                if not _is_cute(x):
+                    self.expr(x)
+            if op is not root and op.results[0].name_hint is not None:
+                self.expr(op.results[0])
+
+    def _block_order(self) -> dict[Operation, int]:
+        if self._order is None:
+            self._order = {op: i for i, op in enumerate(self.func.body.block.ops)}
+        return self._order
+
+    def cute_expr(self, op: Operation) -> str:
+        """One `cute` op as a CuTe expression of its operands' texts."""
+        e = self.expr
+        match op:
+            case cute.ConstantOp():
+                t = op.result.type
+                if t == cute.ui32:
+                    k = op.value_int % (1 << 32)
+                    if op.hex is not None:
+                        return f"cutlass.Uint32({k:#x})"
+                    return ONES if k == 2**32 - 1 else f"cutlass.Uint32({k})"
+                return f"{ctype(t)}({op.value_int})"
+            case cute.ToU32Op():
+                return f"cutlass.Uint32({e(op.input)})"
+            case cute.ToI64Op():
+                return f"cutlass.Int64({e(op.input)})"
+            case cute.SatU32Op():
+                return self.call_helper("sat_u32", e(op.input))
+            case cute.NegI32Op() | cute.NegI64Op():
+                return self.call_helper(op.HELPER, e(op.input))
+            case cute.ShlU32Op() | cute.ShrU32Op():
+                return f"utils.{op.HELPER}({e(op.word)}, cutlass.Uint32({e(op.amount)}))"
+            case cute.BmskOp():
+                return self.call_helper("bmsk_u32", e(op.pos), e(op.width))
+            case cute.MaxOp() | cute.MinOp():
+                return f"{op.SYMBOL}({e(op.lhs)}, {e(op.rhs)})"
+            case cute.AddOp() | cute.SubOp() | cute.MulOp() | cute.AndOp() | cute.OrOp() | cute.RemOp():
+                return f"({e(op.lhs)} {op.SYMBOL} {e(op.rhs)})"
+            case cute.LtOp() | cute.GeOp():
+                return f"({e(op.lhs)} {op.SYMBOL} {e(op.rhs)})"
+            case cute.SelectOp():
+                t = op.result.type
+                name = "cutlass.Uint32" if t == cute.ui32 else ctype(t)
+                c = op.cond.owner
+                if isinstance(c, (cute.LtOp, cute.GeOp)) and op.cond.name_hint is None:
+                    # a whole argument: no brackets needed
+                    cond = f"{e(c.lhs)} {c.SYMBOL} {e(c.rhs)}"
+                else:
+                    cond = e(op.cond)
+                return self.ternary(cond, e(op.lhs), e(op.rhs), name, select=op.eager is not None)
+            case cute.ToI32Op():
+                return f"cutlass.Int32({e(op.input)})"
+            case cute.ClampedSubOp():
+                return self.clamped_sub(op)
+            case cute.LanesOp():
+                return e(op.word)
+            case _:
+                raise CuteEmitError(f"cannot print {op.name} as CuTe code")
+
+    def clamped_sub(self, op: cute.ClampedSubOp) -> str:
+        """`cute.clamped_sub` in the form its op doc gives (`lhs`, read
+        three times, bound to a name)."""
+        lo, hi = op.lo_value, op.hi_value
+        if op.lhs.type != i32:
+            b = self.bind("wide", f"cutlass.Int64({self.expr(op.rhs)})")
+            lower = b if lo == 0 else f"({b} + cutlass.Int64({lo}))"
+            upper = b if hi == 0 else f"({b} + cutlass.Int64({hi}))"
+            return f"cutlass.Int32(min(max({self.expr(op.lhs)}, {lower}), {upper}) - {b})"
+        lhs, b = self.expr(op.lhs), self.expr(op.rhs)
+        a = self.bind("a", lhs)
+        below = a if hi == 0 else f"({a} - cutlass.Int32({hi}))"  # b <= a - hi: hi
+        above = a if lo == 0 else f"({a} - cutlass.Int32({lo}))"  # b >= a - lo: lo
+        if lo is None:
+            return f"({a} - max({b}, {below}))"
+        if hi is None:
+            return f"({a} - min({b}, {above}))"
+        return f"({a} - min(max({b}, {below}), {above}))"
+
+
+class _DivisionPrinter:
+    """The printing of divisions and remainders (a part of `_FunctionPrinter`):
+    divisors made safe where the division is UB, unsigned forms where value
+    ranges allow, floor remainders from C's truncating `%`."""
+
+    def may_divide_min_by_minus_one(self, op: Operation) -> bool:
+        """Whether `lhs / rhs` may be MIN / -1 (UB for LLVM's sdiv/srem)."""
+        lhs, rhs = op.operands
+        d, x = self.ranges.of(rhs), self.ranges.of(lhs)
+        return d.lo <= -1 <= d.hi and x.lo == Range.of_type(lhs.type).lo
+
+    def unsigned_division(self, op: Operation, sym: str, a: str, b: str) -> str | None:
+        """
+        An i32 `a // b` or `a % b` whose dividend is >= 0 and divisor > 0 in
+        Uint32 (`divui`/`remui`: the same quotient and remainder, without
+        the sign corrections of the signed forms; a division by a constant
+        is a multiply-high and a shift), converted back exactly (< 2^31).
+        """
+        lhs, rhs = op.operands[0], op.operands[1]
+        if (
+            op.results[0].type != i32
+            or self.ranges.of(lhs).lo < 0
+            or self.ranges.of(rhs).lo <= 0
+        ):
+            return None
+        c = const_evaluate_operand(rhs)
+        bu = f"cutlass.Uint32({b if c is None else c})"
+        return f"cutlass.Int32(cutlass.Uint32({a}) {sym} {bu})"
+
+    def safe_divisor(self, op: Operation, d: str) -> str:
+        """
+        The divisor `d` of `op`, replaced by 1 where the division is UB:
+        0 (torch raises there, so any word is right: in packed code too, a
+        lane-uniform `q // chunk[b]` of a block range) and, for a remainder, -1 when
+        the dividend may be MIN (`x mod +-1` is 0).
+        """
+        t = ctype(op.operands[1].type)
+        bad = []
+        r = self.ranges.of(op.operands[1])
+        if r.lo <= 0 <= r.hi:
+            bad.append(f"({d} == {t}(0))")
+        if not isinstance(op, arith.FloorDivSIOp) and self.may_divide_min_by_minus_one(op):
+            bad.append(f"({d} == {t}(-1))")
+        if not bad:
+            return d
+        text = self.ternary(" | ".join(bad), f"{t}(1)", d, t)
+        if self.inline:
+            return text
+        name = self.ctx.fresh("divisor")
+        self.ctx.line(f"{name} = {text}")
+        return name
+
+    def floormod(self, op: mask.FloorModOp) -> str:
+        a, d = self.expr(op.lhs), self.expr(op.rhs)
+        t = ctype(op.result.type)
+        dr = self.ranges.of(op.rhs)
+        safe = self.safe_divisor(op, d)
+        if safe != d:  # divides by 1 where the division is UB
+            d, dr = safe, Range(dr.lo, max(dr.hi, 1))
+        if self.ranges.of(op.lhs).lo >= 0 and dr.lo > 0:
+            return self.unsigned_division(op, "%", a, d) or f"({a} % {d})"
+        # `%` truncates on runtime values: move a remainder of the wrong sign.
+        r = f"({a} % {d})"
+        if not self.inline:
+            name = self.ctx.fresh("rem")
+            self.ctx.line(f"{name} = {r}")
+            r = name
+        if dr.lo > 0:
+            cond = f"{r} < {t}(0)"
+        elif dr.hi < 0:
+            cond = f"{r} > {t}(0)"
+        else:
+            cond = f"({r} != {t}(0)) & (({r} < {t}(0)) != ({d} < {t}(0)))"
+        if self.inline:
+            # `select_` evaluates both arms: `r + d` would overflow where the
+            # remainder keeps its sign (r >= 0, d near 2^31). Selecting the
+            # correction instead adds d only where r + d lies between them.
+            return f"({r} + {self.ternary(cond, d, f'{t}(0)', t)})"
+        return self.ternary(cond, f"{r} + {d}", r, t)
+
+
 @dataclass
-class _FunctionPrinter:
+class _FunctionPrinter(_CuteOpPrinter, _DivisionPrinter):
     """Prints one mask.func; `expr` gives the CuTe expression of a value."""
 
     func: mask.FuncOp
@@ -488,127 +693,6 @@ class _FunctionPrinter:
         kind = "min" if isinstance(op, arith.MinSIOp) else "max"
         return f"{kind}({self.expr(a)}, {self.expr(b)})"
 
-    # The cute dialect ------------------------------------------------------
-
-    def cute_value(self, v: SSAValue) -> str:
-        """
-        The text of a `cute` op's result. The ops are expressions, printed in
-        place inside their user, except `cute.lanes` (a run's word, bound to a
-        name like every set) and a result with a name hint, which a module
-        binds on a line of its own. A module first prints the values the
-        expression reads, the named ones among its own ops included, in the
-        order of its ops in the block (the order `interval-to-cute` wrote
-        them in), so that the lines come in the order the word is computed.
-        """
-        op = v.owner
-        assert isinstance(op, Operation)
-        bound = v.name_hint is not None
-        if not self.inline:
-            self.print_cute_operands(op)
-        text = self.cute_expr(op)
-        if self.inline or not bound or text.isidentifier():
-            return text
-        name = self.ctx.fresh(v.name_hint)
-        self.ctx.line(f"{name} = {text}")
-        self.ctx.names[v] = name
-        return name
-
-    def print_cute_operands(self, root: Operation) -> None:
-        """Print, in block order, the values that the cute expression `root`
-        reads and the named results of its ops (see `cute_value`)."""
-        tree: set[Operation] = set()
-        stack = [root]
-        while stack:
-            op = stack.pop()
-            if op in tree:
-                continue
-            tree.add(op)
-            for x in op.operands:
-                if _is_cute(x) and x not in self.ctx.names:
-                    stack.append(x.owner)
-        if len(tree) == 1 and not any(x not in self.ctx.names for x in root.operands):
-            return
-        order = self._block_order()
-        for op in sorted(tree, key=order.__getitem__):
-            for x in op.operands:
-                if not _is_cute(x):
-                    self.expr(x)
-            if op is not root and op.results[0].name_hint is not None:
-                self.expr(op.results[0])
-
-    def _block_order(self) -> dict[Operation, int]:
-        if self._order is None:
-            self._order = {op: i for i, op in enumerate(self.func.body.block.ops)}
-        return self._order
-
-    def cute_expr(self, op: Operation) -> str:
-        """One `cute` op as a CuTe expression of its operands' texts."""
-        e = self.expr
-        match op:
-            case cute.ConstantOp():
-                t = op.result.type
-                if t == cute.ui32:
-                    k = op.value_int % (1 << 32)
-                    if op.hex is not None:
-                        return f"cutlass.Uint32({k:#x})"
-                    return ONES if k == 2**32 - 1 else f"cutlass.Uint32({k})"
-                return f"{ctype(t)}({op.value_int})"
-            case cute.ToU32Op():
-                return f"cutlass.Uint32({e(op.input)})"
-            case cute.ToI64Op():
-                return f"cutlass.Int64({e(op.input)})"
-            case cute.SatU32Op():
-                return self.call_helper("sat_u32", e(op.input))
-            case cute.NegI32Op() | cute.NegI64Op():
-                return self.call_helper(op.HELPER, e(op.input))
-            case cute.ShlU32Op() | cute.ShrU32Op():
-                return f"utils.{op.HELPER}({e(op.word)}, cutlass.Uint32({e(op.amount)}))"
-            case cute.BmskOp():
-                return self.call_helper("bmsk_u32", e(op.pos), e(op.width))
-            case cute.MaxOp() | cute.MinOp():
-                return f"{op.SYMBOL}({e(op.lhs)}, {e(op.rhs)})"
-            case cute.AddOp() | cute.SubOp() | cute.MulOp() | cute.AndOp() | cute.OrOp() | cute.RemOp():
-                return f"({e(op.lhs)} {op.SYMBOL} {e(op.rhs)})"
-            case cute.LtOp() | cute.GeOp():
-                return f"({e(op.lhs)} {op.SYMBOL} {e(op.rhs)})"
-            case cute.SelectOp():
-                t = op.result.type
-                name = "cutlass.Uint32" if t == cute.ui32 else ctype(t)
-                c = op.cond.owner
-                if isinstance(c, (cute.LtOp, cute.GeOp)) and op.cond.name_hint is None:
-                    # a whole argument: no brackets needed
-                    cond = f"{e(c.lhs)} {c.SYMBOL} {e(c.rhs)}"
-                else:
-                    cond = e(op.cond)
-                return self.ternary(cond, e(op.lhs), e(op.rhs), name, select=op.eager is not None)
-            case cute.ToI32Op():
-                return f"cutlass.Int32({e(op.input)})"
-            case cute.ClampedSubOp():
-                return self.clamped_sub(op)
-            case cute.LanesOp():
-                return e(op.word)
-            case _:
-                raise CuteEmitError(f"cannot print {op.name} as CuTe code")
-
-    def clamped_sub(self, op: cute.ClampedSubOp) -> str:
-        """`cute.clamped_sub` in the form its op doc gives (`lhs`, read
-        three times, bound to a name)."""
-        lo, hi = op.lo_value, op.hi_value
-        if op.lhs.type != i32:
-            b = self.bind("wide", f"cutlass.Int64({self.expr(op.rhs)})")
-            lower = b if lo == 0 else f"({b} + cutlass.Int64({lo}))"
-            upper = b if hi == 0 else f"({b} + cutlass.Int64({hi}))"
-            return f"cutlass.Int32(min(max({self.expr(op.lhs)}, {lower}), {upper}) - {b})"
-        lhs, b = self.expr(op.lhs), self.expr(op.rhs)
-        a = self.bind("a", lhs)
-        below = a if hi == 0 else f"({a} - cutlass.Int32({hi}))"  # b <= a - hi: hi
-        above = a if lo == 0 else f"({a} - cutlass.Int32({lo}))"  # b >= a - lo: lo
-        if lo is None:
-            return f"({a} - max({b}, {below}))"
-        if hi is None:
-            return f"({a} - min({b}, {above}))"
-        return f"({a} - min(max({b}, {below}), {above}))"
-
     def load(self, op: mask.LoadOp) -> str:
         assert isinstance(op.tensor.type, TensorType)
         shape = op.tensor.type.get_shape()
@@ -633,81 +717,6 @@ class _FunctionPrinter:
             # it loads, printed like every iN (Int8): its bits, same width.
             return f"{ctype(op.result.type)}({load})"
         return load
-
-    def may_divide_min_by_minus_one(self, op: Operation) -> bool:
-        """Whether `lhs / rhs` may be MIN / -1 (UB for LLVM's sdiv/srem)."""
-        lhs, rhs = op.operands
-        d, x = self.ranges.of(rhs), self.ranges.of(lhs)
-        return d.lo <= -1 <= d.hi and x.lo == Range.of_type(lhs.type).lo
-
-    def unsigned_division(self, op: Operation, sym: str, a: str, b: str) -> str | None:
-        """
-        An i32 `a // b` or `a % b` whose dividend is >= 0 and divisor > 0 in
-        Uint32 (`divui`/`remui`: the same quotient and remainder, without
-        the sign corrections of the signed forms; a division by a constant
-        is a multiply-high and a shift), converted back exactly (< 2^31).
-        """
-        lhs, rhs = op.operands[0], op.operands[1]
-        if (
-            op.results[0].type != i32
-            or self.ranges.of(lhs).lo < 0
-            or self.ranges.of(rhs).lo <= 0
-        ):
-            return None
-        c = const_evaluate_operand(rhs)
-        bu = f"cutlass.Uint32({b if c is None else c})"
-        return f"cutlass.Int32(cutlass.Uint32({a}) {sym} {bu})"
-
-    def safe_divisor(self, op: Operation, d: str) -> str:
-        """
-        The divisor `d` of `op`, replaced by 1 where the division is UB:
-        0 (torch raises there, so any word is right: in packed code too, a
-        lane-uniform `q // chunk[b]` of a block range) and, for a remainder, -1 when
-        the dividend may be MIN (`x mod +-1` is 0).
-        """
-        t = ctype(op.operands[1].type)
-        bad = []
-        r = self.ranges.of(op.operands[1])
-        if r.lo <= 0 <= r.hi:
-            bad.append(f"({d} == {t}(0))")
-        if not isinstance(op, arith.FloorDivSIOp) and self.may_divide_min_by_minus_one(op):
-            bad.append(f"({d} == {t}(-1))")
-        if not bad:
-            return d
-        text = self.ternary(" | ".join(bad), f"{t}(1)", d, t)
-        if self.inline:
-            return text
-        name = self.ctx.fresh("divisor")
-        self.ctx.line(f"{name} = {text}")
-        return name
-
-    def floormod(self, op: mask.FloorModOp) -> str:
-        a, d = self.expr(op.lhs), self.expr(op.rhs)
-        t = ctype(op.result.type)
-        dr = self.ranges.of(op.rhs)
-        safe = self.safe_divisor(op, d)
-        if safe != d:  # divides by 1 where the division is UB
-            d, dr = safe, Range(dr.lo, max(dr.hi, 1))
-        if self.ranges.of(op.lhs).lo >= 0 and dr.lo > 0:
-            return self.unsigned_division(op, "%", a, d) or f"({a} % {d})"
-        # `%` truncates on runtime values: move a remainder of the wrong sign.
-        r = f"({a} % {d})"
-        if not self.inline:
-            name = self.ctx.fresh("rem")
-            self.ctx.line(f"{name} = {r}")
-            r = name
-        if dr.lo > 0:
-            cond = f"{r} < {t}(0)"
-        elif dr.hi < 0:
-            cond = f"{r} > {t}(0)"
-        else:
-            cond = f"({r} != {t}(0)) & (({r} < {t}(0)) != ({d} < {t}(0)))"
-        if self.inline:
-            # `select_` evaluates both arms: `r + d` would overflow where the
-            # remainder keeps its sign (r >= 0, d near 2^31). Selecting the
-            # correction instead adds d only where r + d lies between them.
-            return f"({r} + {self.ternary(cond, d, f'{t}(0)', t)})"
-        return self.ternary(cond, f"{r} + {d}", r, t)
 
     def intersect_word(self, op: interval.IntersectOp) -> str:
         """The AND of the operands' words (`interval-to-cute` has grouped
