@@ -412,12 +412,12 @@ class _DivisionPrinter:
             cond = f"{r} > {t}(0)"
         else:
             cond = f"({r} != {t}(0)) & (({r} < {t}(0)) != ({d} < {t}(0)))"
-        if self.inline:
-            # `select_` evaluates both arms: `r + d` would overflow where the
-            # remainder keeps its sign (r >= 0, d near 2^31). Selecting the
-            # correction instead adds d only where r + d lies between them.
-            return f"({r} + {self.ternary(cond, d, f'{t}(0)', t)})"
-        return self.ternary(cond, f"{r} + {d}", r, t)
+        # A select (both targets: a branch per remainder cost the module more
+        # than the drop-in's select) evaluates both arms: `r + d` would
+        # overflow where the remainder keeps its sign (r >= 0, d near 2^31).
+        # Selecting the correction instead adds d only where r + d lies
+        # between them.
+        return f"({r} + {self.ternary(cond, d, f'{t}(0)', t, select=True)})"
 
 
 @dataclass

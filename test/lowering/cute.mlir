@@ -273,7 +273,7 @@ mask.func @parity {
 // CHECK-NEXT:     kv = kv_idx[0]
 // CHECK-NEXT:     o = aux_tensors[0][h]
 // CHECK-NEXT:     rem = (o % cutlass.Int32(3))
-// CHECK-NEXT:     m = (rem + cutlass.Int32(3) if rem < cutlass.Int32(0) else rem)
+// CHECK-NEXT:     m = (rem + cutlass.Int32(cutlass.select_(rem < cutlass.Int32(0), cutlass.Int32(3), cutlass.Int32(0))))
 // CHECK-NEXT:     word_ = cutlass.Uint32(0)
 // CHECK-NEXT:     for lane in cutlass.range_constexpr(32):
 // CHECK-NEXT:         k = cutlass.Int32(cutlass.Uint32(kv_idx[lane]) % cutlass.Uint32(3))

@@ -39,7 +39,7 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     v_3 = (v_1 if lt else v_2)
     sub = (q - cutlass.Int32(50))
     rem = (sub % cutlass.Int32(120))
-    remainder = (rem + cutlass.Int32(120) if rem < cutlass.Int32(0) else rem)
+    remainder = (rem + cutlass.Int32(cutlass.select_(rem < cutlass.Int32(0), cutlass.Int32(120), cutlass.Int32(0))))
     v_4 = cutlass.Int64(kv)
     v_5 = (v_4 + cutlass.Int64(70))
     v_6 = (v_5 % cutlass.Int64(120))
