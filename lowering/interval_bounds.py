@@ -28,7 +28,7 @@ from xdsl.context import Context
 from xdsl.dialects import arith, builtin
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
-from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.rewriter import Rewriter
 
 from maskopt.dialects import interval, mask
 from maskopt.dialects.interval import LANES
