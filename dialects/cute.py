@@ -36,7 +36,7 @@ from xdsl.dialects.builtin import (
     Signedness,
     UnitAttr,
 )
-from xdsl.ir import Dialect, SSAValue
+from xdsl.ir import Dialect, Operation, SSAValue
 from xdsl.utils.exceptions import VerifyException
 from xdsl.irdl import (
     EqAttrConstraint,
@@ -655,6 +655,12 @@ class LanesOp(IRDLOperation):
 
     def __init__(self, word: SSAValue):
         super().__init__(operands=[word], result_types=[lane_set])
+
+
+def is_cute_value(v: SSAValue) -> bool:
+    """Whether `v` is the result of a `cute` op (an expression of the target)."""
+    op = v.owner
+    return isinstance(op, Operation) and op.name.startswith("cute.")
 
 
 Cute = Dialect(

@@ -84,7 +84,6 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import IntegerType, ModuleOp, Signedness, TensorType, i1, i32
 from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.transforms.canonicalization_patterns.utils import const_evaluate_operand
-from xdsl.transforms.dead_code_elimination import region_dce
 from xdsl.utils.target import Target
 
 from maskopt.dialects import cute, interval, mask
@@ -94,7 +93,7 @@ from maskopt.lowering.cute_expressions import (
     needs_expression_lowering,
     negated_operand,
 )
-from maskopt.lowering.interval_to_cute import lower_runs
+from maskopt.lowering.interval_to_cute import lower_to_cute
 from maskopt.passes.analysis import (
     WIDENABLE_OPS,
     WRAPPING_ARITH_OPS,
@@ -203,12 +202,6 @@ DSL_CONSTANT_MINMAX = "the DSL compares signed when min/max's left operand is a 
 #: negation; the PTX lint `maskopt.tools.ptx_lint` checks compiled modules.
 PTXAS_NEGATION = "ptxas drops a negation fused into a 3-input min/max (VIMNMX3)"
 
-def _is_cute(v: SSAValue) -> bool:
-    """Whether `v` is the result of a `cute` op (an expression of the target)."""
-    op = v.owner
-    return isinstance(op, Operation) and op.name.startswith("cute.")
-
-
 def printing_room(func: mask.FuncOp):
     """Recursion room for printing `func`: `_FunctionPrinter.expr` recurses
     through operands, a few frames per op."""
@@ -253,14 +246,14 @@ class _CuteOpPrinter:
                 continue
             tree.add(op)
             for x in op.operands:
-                if _is_cute(x) and x not in self.ctx.names:
+                if cute.is_cute_value(x) and x not in self.ctx.names:
                     stack.append(x.owner)
         if len(tree) == 1 and not any(x not in self.ctx.names for x in root.operands):
             return
         order = self._block_order()
         for op in sorted(tree, key=order.__getitem__):
             for x in op.operands:
-                if not _is_cute(x):
+                if not cute.is_cute_value(x):
                     self.expr(x)
             if op is not root and op.results[0].name_hint is not None:
                 self.expr(op.results[0])
@@ -448,7 +441,7 @@ class _FunctionPrinter(_CuteOpPrinter, _DivisionPrinter):
             return self.ctx.names[v]
         if self.inline and self.lane_expr is None:
             text = self._inline_texts.get(v)
-            if text is None and _is_cute(v):
+            if text is None and cute.is_cute_value(v):
                 # a word's expression ops nest a bounded depth: not counted
                 text = self._inline_texts[v] = self._expr(v)
             if text is None:
@@ -471,7 +464,7 @@ class _FunctionPrinter(_CuteOpPrinter, _DivisionPrinter):
     def _expr(self, v: SSAValue) -> str:
         if isinstance(v, BlockArgument):
             return self.arg_expr(v)
-        if _is_cute(v):
+        if cute.is_cute_value(v):
             return self.cute_value(v)
         c = const_evaluate_operand(v)
         if c is not None:
@@ -828,9 +821,14 @@ def _lower_in_place(func: mask.FuncOp) -> None:
 
     if any(isinstance(op, interval.BoundOp) for op in func.body.block.ops):
         lower_function(func)  # `lower-interval-bounds`, for a pipeline that ends before it
-    lower_runs(func)  # `interval-to-cute`
-    lower_expressions(func)
-    region_dce(func.body)
+    lower_to_cute(func)  # `interval-to-cute`
+
+
+def _detached_copy(func: mask.FuncOp) -> mask.FuncOp:
+    """A copy of `func` in a module of its own (the original is untouched)."""
+    copy = ModuleOp([func.clone()]).ops.first
+    assert isinstance(copy, mask.FuncOp)
+    return copy
 
 
 def lowered_function(func: mask.FuncOp) -> mask.FuncOp:
@@ -840,9 +838,7 @@ def lowered_function(func: mask.FuncOp) -> mask.FuncOp:
     this IR."""
     if not _needs_lowering(func):
         return func
-    copy = ModuleOp([func.clone()])
-    lowered = copy.ops.first
-    assert isinstance(lowered, mask.FuncOp)
+    lowered = _detached_copy(func)
     _lower_in_place(lowered)
     return lowered
 
@@ -852,9 +848,7 @@ def with_lowered_expressions(func: mask.FuncOp) -> tuple[mask.FuncOp, dict[Opera
     (`interval-to-cute`'s expression rewrites, not its word forms), and the
     copy's op of each op of `func`: the inductor drop-in prints a run's
     bounds (`lower_code`, `upper_code`) from the interval IR with it."""
-    copy = ModuleOp([func.clone()])
-    lowered = copy.ops.first
-    assert isinstance(lowered, mask.FuncOp)
+    lowered = _detached_copy(func)
     ops = dict(zip(func.body.block.ops, lowered.body.block.ops, strict=True))
     lower_expressions(lowered)
     return lowered, ops

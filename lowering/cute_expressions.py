@@ -367,7 +367,7 @@ class _RangesPattern(RewritePattern):
         """Replace `op`'s result by `value`, a new cute expression taking the
         result's name (`v` without one): the printer binds it on a line of
         its own, as it binds the arith value it replaces."""
-        if value.name_hint is None and isinstance(value.owner, Operation) and value.owner.dialect_name() == "cute":
+        if value.name_hint is None and cute.is_cute_value(value):
             value.name_hint = op.results[0].name_hint or "v"
         rewriter.replace_op(op, [], [value])
 

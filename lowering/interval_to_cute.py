@@ -706,6 +706,15 @@ def lower_runs(func: mask.FuncOp) -> None:
         Rewriter.replace_op(op, lanes)
 
 
+def lower_to_cute(func: mask.FuncOp) -> None:
+    """`interval-to-cute` on one function: the word forms (`lower_runs`),
+    then the expression forms (`lower_expressions`), then the pure ops that
+    nothing uses any more erased."""
+    lower_runs(func)
+    lower_expressions(func)
+    region_dce(func.body)
+
+
 @dataclass(frozen=True)
 class IntervalToCutePass(ModulePass):
     """Choose the CuTe word form of every lane run (see module doc), then
@@ -717,6 +726,4 @@ class IntervalToCutePass(ModulePass):
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
         for func in op.walk():
             if isinstance(func, mask.FuncOp):
-                lower_runs(func)
-                lower_expressions(func)
-                region_dce(func.body)
+                lower_to_cute(func)

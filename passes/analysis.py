@@ -304,6 +304,14 @@ def _bound(self: ValueRanges, op: Operation) -> Range | None:
     return Range(min(max(r.lo, 0), LANES), min(max(r.hi, 0), LANES))
 
 
+#: the rules of `+`, `-`, `*`, min and max, shared by arith and cute ops
+_ADD = _binary(lambda x, y: x + y)
+_SUB = _binary(lambda x, y: x - y)
+_MUL = _binary(lambda x, y: x * y)
+_MIN = _binary(lambda x, y: Range(min(x.lo, y.lo), min(x.hi, y.hi)))
+_MAX = _binary(lambda x, y: Range(max(x.lo, y.lo), max(x.hi, y.hi)))
+
+
 def _signed(rule):
     """`rule` for a `cute` op of a signed result (`i32`, `i64`); a `ui32`
     result is modulo 2^32, which interval arithmetic does not model."""
@@ -333,9 +341,9 @@ def _clamped_sub(self: ValueRanges, op: Operation) -> Range | None:
 #: range from the operands' ranges. Classes are looked up by exact type, then
 #: through their bases (`_exact_rule`), as isinstance would.
 _EXACT_RULES = {
-    arith.AddiOp: _binary(lambda x, y: x + y),
-    arith.SubiOp: _binary(lambda x, y: x - y),
-    arith.MuliOp: _binary(lambda x, y: x * y),
+    arith.AddiOp: _ADD,
+    arith.SubiOp: _SUB,
+    arith.MuliOp: _MUL,
     arith.FloorDivSIOp: _binary(_floordiv_range),
     arith.DivSIOp: _binary(_divsi),
     mask.FloorModOp: _binary(_floormod_range),
@@ -343,8 +351,8 @@ _EXACT_RULES = {
     arith.ShRSIOp: _shrsi,
     arith.ShLIOp: _shli,
     arith.AndIOp: _andi,
-    arith.MinSIOp: _binary(lambda x, y: Range(min(x.lo, y.lo), min(x.hi, y.hi))),
-    arith.MaxSIOp: _binary(lambda x, y: Range(max(x.lo, y.lo), max(x.hi, y.hi))),
+    arith.MinSIOp: _MIN,
+    arith.MaxSIOp: _MAX,
     arith.SelectOp: _select,
     arith.ExtSIOp: _extsi,
     arith.ExtUIOp: _extui,
@@ -352,11 +360,11 @@ _EXACT_RULES = {
     mask.LaneOp: lambda self, op: Range(0, LANES - 1),
     interval.BoundOp: _bound,
     # the cute dialect's signed expressions (`interval-to-cute`)
-    cute.AddOp: _signed(_binary(lambda x, y: x + y)),
-    cute.SubOp: _signed(_binary(lambda x, y: x - y)),
-    cute.MulOp: _signed(_binary(lambda x, y: x * y)),
-    cute.MinOp: _signed(_binary(lambda x, y: Range(min(x.lo, y.lo), min(x.hi, y.hi)))),
-    cute.MaxOp: _signed(_binary(lambda x, y: Range(max(x.lo, y.lo), max(x.hi, y.hi)))),
+    cute.AddOp: _signed(_ADD),
+    cute.SubOp: _signed(_SUB),
+    cute.MulOp: _signed(_MUL),
+    cute.MinOp: _signed(_MIN),
+    cute.MaxOp: _signed(_MAX),
     cute.NegI32Op: _negation,
     cute.NegI64Op: _negation,
     cute.ToI64Op: lambda self, op: self.of(op.operands[0]),
