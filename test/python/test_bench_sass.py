@@ -14,6 +14,7 @@ def test_table_totals_and_ratios():
     assert "| causal | 14 | 15 | 15 | 76 | 0.93 | 1.00 | +1 | 0.18 |" in text
     assert "| gather (per-lane) | 107 | - | - | 107 | - | - | - | 1.00 |" in text
     assert "| **total, 2 masks all three pack** | 44 | 48 | 35 | | 1.26 | 1.37 | +4 | |" in text
+    assert "| **total over the scaffold, 2 masks** | +26 | +30 | +17 | | 1.53 | 1.76 | | |" in text
     assert "| **total, 3 masks with a per-lane count** | 151 | | | 283 | | | | 0.53 |" in text
     assert "maskopt packs 3, its drop-in 2, inductor 2" in text
     assert "scaffold (constant 0 word): 9 instructions" in text
