@@ -1307,7 +1307,8 @@ class _Folder:
         finally:
             self.regime, self.memo = None, {}
         out: Runs = []
-        for regime, runs in self.join_equal_regimes(self.join_point_regimes(folded)):
+        joined = self.join_equal_regimes(self.join_point_regimes(folded))
+        for regime, runs in self.share_edge_runs(joined):
             if not runs:
                 continue
             guard = self.regime_guard(regime)
@@ -1458,6 +1459,57 @@ class _Folder:
                     continue
             out.append((regime, runs))
         return out
+
+    def share_edge_runs(
+        self, folded: list[tuple[_WrapRegime, Runs]]
+    ) -> list[tuple[_WrapRegime, Runs]]:
+        """
+        Let a run of one regime cover a neighbour's run that can be
+        non-empty only at the value of B next to it: where run x of regime P
+        is provably empty on P but for its last value p, and run y of the
+        next regime N is x at B = p (`same_run` there), x is dropped and y's
+        guard is widened to B in [p, N's last value]; the same with P and N
+        swapped at N's first value. In `kv_idx + k <= q_idx + 3000 + k % 7`
+        the run of the lanes past kv's wrap is non-empty only at q = 2^31 -
+        3007, where it is the lane q + 3000 - kv that the next regime keeps:
+        one run fewer. Sound: on the values added to y's guard y keeps what
+        x kept there, and x kept nothing elsewhere.
+        """
+        items = [[regime, list(runs)] for regime, runs in folded]
+        out: list[tuple[_WrapRegime, Runs]] = []
+        for i in range(len(items) - 1):
+            prev, nxt = items[i], items[i + 1]
+            if prev[0].within.hi + 1 != nxt[0].within.lo:
+                continue
+            for donor, taker, at_end in ((prev, nxt, True), (nxt, prev, False)):
+                for x in list(donor[1]):
+                    point = donor[0].within.hi if at_end else donor[0].within.lo
+                    if not self.empty_but_at(x, donor[0], point):
+                        continue
+                    at = _WrapRegime({}, donor[0].base, Range(point, point), donor[0].domain)
+                    y = next((y for y in taker[1] if self.same_run(x, at, y, at)), None)
+                    if y is None:
+                        continue
+                    donor[1].remove(x)
+                    taker[1].remove(y)
+                    lo, hi = taker[0].within
+                    within = Range(point, hi) if at_end else Range(lo, point)
+                    out.append((_WrapRegime({}, taker[0].base, within, taker[0].domain), [y]))
+        return [(regime, runs) for regime, runs in items] + out
+
+    def empty_but_at(self, run: Run, regime: _WrapRegime, point: int) -> bool:
+        """Whether `run` (folded under `regime`) is provably empty on the
+        regime's values other than `point` (one of its ends)."""
+        lo, hi = regime.within
+        if lo == hi:
+            return True
+        rest = Range(lo, hi - 1) if point == hi else Range(lo + 1, hi)
+        saved = self.regime
+        self.regime = _WrapRegime(regime.subst, regime.base, rest, regime.domain)
+        try:
+            return any(self.clipped_le(h, l) for h in run.his or (LANES,) for l in run.los or (0,))
+        finally:
+            self.regime = saved
 
     def same_run(self, a: Run, ra: _WrapRegime, b: Run, rb: _WrapRegime) -> bool:
         """Whether run `a` (folded under regime `ra`) is run `b` under `rb`:

@@ -1295,10 +1295,10 @@ EXPECTED: dict[str, tuple[int | None, str | None]] = {
     "sliding_window_100": (1, None),
     "bottom_right_causal": (1, None),
     "bottom_right_window_256": (1, None),
-    # by cases on where q + 3000 + c wraps: [0, q + 2994 - kv) and [2^31 - 7 - kv,
-    # q + 3001 - kv) where none does, the lane q + 3000 - kv where it wraps for
-    # some c but not for c <= 2 (q = 2^31 - 3006 .. 2^31 - 3003)
-    "wrapped_conjunction_10": (3, None),
+    # by cases on where q + 3000 + c wraps: [0, q + 2994 - kv) where none does
+    # (q <= 2^31 - 3007), the lane q + 3000 - kv for q = 2^31 - 3007 .. 2^31 - 3003
+    # (at 2^31 - 3007 it is the run [2^31 - 7 - kv, q + 3001 - kv) past kv's wrap)
+    "wrapped_conjunction_10": (2, None),
     "prefix_lm_77": (1, None),
     "streaming_sink": (2, None),
     "chunked_causal_96": (1, None),

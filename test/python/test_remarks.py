@@ -124,7 +124,8 @@ def test_too_many_runs_from_wraps_names_the_wrap_and_a_checked_limit():
     the failing point alone would not be enough)."""
     import re
 
-    wrapped_conjunction = wrapped_conjunction_of(10)
+    # (with 10 terms two runs are enough: fold-intervals' share_edge_runs)
+    wrapped_conjunction = wrapped_conjunction_of(16)
     remark = _only_remark(wrapped_conjunction, max_intervals=2)
     assert (remark.line, remark.col) == _where("# WRAPPED", "keep & (kv_idx + k")
     assert "3 ranges exceed max-intervals=2" in remark.message

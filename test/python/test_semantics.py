@@ -309,6 +309,18 @@ def _wrapped_conjunction(b, h, q_idx, kv_idx):
     return keep
 
 
+def _conjunction_of(terms, offset, modulus):
+    """`kv_idx + k <= q_idx + offset + k % modulus` for k < terms."""
+
+    def wrapped_conjunction(b, h, q_idx, kv_idx):
+        keep = kv_idx <= q_idx + offset
+        for k in range(1, terms):
+            keep = keep & (kv_idx + k <= q_idx + offset + k % modulus)
+        return keep
+
+    return wrapped_conjunction
+
+
 def _wrapped_diagonals(b, h, q_idx, kv_idx):
     keep = kv_idx == q_idx
     for i in range(1, 9):
@@ -341,17 +353,26 @@ def _wrap_rows(wrap_qs, offsets):
     [
         # q + 3000 + c wraps from q = 2^31 - 3000 - c on (c = 0..6)
         (_wrapped_conjunction, [2**31 - 1 - 3000 - c for c in range(7)] + [2**31 - 1, 0],
-         range(3000, 3007), 3),
+         range(3000, 3007), 2),
         # q + i wraps from q = 2^31 - i on (i = 1..8)
         (_wrapped_diagonals, [2**31 - 1 - i for i in range(9)] + [0, 5], range(0, 9), 1),
+        # more conjunctions: the run past kv's wrap is non-empty at one q and
+        # joins the next case's lane (two runs), or is not (three and more)
+        (_conjunction_of(8, 500, 5), [2**31 - 1 - 500 - c for c in range(5)] + [0], range(500, 505), 2),
+        (_conjunction_of(12, 100, 4), [2**31 - 1 - 100 - c for c in range(4)] + [0], range(100, 104), 3),
+        (_conjunction_of(6, 40, 3), [2**31 - 1 - 40 - c for c in range(3)] + [0], range(40, 43), 6),
+        (_conjunction_of(9, 64, 2), [2**31 - 1 - 64 - c for c in range(2)] + [0], range(64, 66), 5),
     ],
-    ids=["conjunction", "diagonals"],
+    ids=["conjunction", "diagonals", "conjunction-8-500-5", "conjunction-12-100-4",
+         "conjunction-6-40-3", "conjunction-9-64-2"],
 )
 def test_wrapped_uniform_bounds_pack_exactly(fn, wrap_qs, offsets, runs):
     """Comparisons whose lane-uniform side wraps at different q (q + 3000 +
     k % 7, q + i) and, in the conjunction, whose kv side wraps in the last
     window (kv + k): fold-intervals folds them by cases on where the uniform
-    side wraps, within max-intervals=8, and the words equal eager torch at
+    side wraps, within max-intervals=8 (a run that is non-empty only at a
+    case's edge is dropped where the next case's run covers it), and the
+    words equal eager torch at
     the wrap points and their neighbours, against kv near 0, near 2^31 - 32
     and around the edges."""
     import maskopt
