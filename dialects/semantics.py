@@ -149,6 +149,25 @@ class ArithSemantics(InterpreterFunctions):
             raise ZeroDivisionError(f"{op.name}: division by zero")
         return self._binary(op, torch.fmod, args)
 
+    def _unsigned_binary(self, op, fn, args):
+        """`fn` of the operands' bits read as unsigned, the result's bits
+        read back signed (`wrap`)."""
+        w = _width(op.result.type)
+        lhs, rhs = (_unsigned(_int(a), w) for a in args)
+        if w >= 64:
+            raise NotImplementedError(f"{op.name} on i64")
+        if bool((rhs == 0).any()):
+            raise ZeroDivisionError(f"{op.name}: division by zero")
+        return (wrap(fn(lhs, rhs), w),)
+
+    @impl(arith.DivUIOp)
+    def run_divui(self, interpreter, op, args):
+        return self._unsigned_binary(op, lambda a, b: torch.div(a, b, rounding_mode="floor"), args)
+
+    @impl(arith.RemUIOp)
+    def run_remui(self, interpreter, op, args):
+        return self._unsigned_binary(op, torch.remainder, args)
+
     @impl(arith.MinSIOp)
     def run_minsi(self, interpreter, op, args):
         return self._binary(op, torch.minimum, args)

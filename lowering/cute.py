@@ -334,8 +334,8 @@ class _CuteOpPrinter:
 
 class _DivisionPrinter:
     """The printing of divisions and remainders (a part of `_FunctionPrinter`):
-    divisors made safe where the division is UB, unsigned forms where value
-    ranges allow, floor remainders from C's truncating `%`."""
+    divisors made safe where the division is UB, the unsigned forms that
+    `interval-to-cute` chose, floor remainders from C's truncating `%`."""
 
     def may_divide_min_by_minus_one(self, op: Operation) -> bool:
         """Whether `lhs / rhs` may be MIN / -1 (UB for LLVM's sdiv/srem)."""
@@ -343,23 +343,18 @@ class _DivisionPrinter:
         d, x = self.ranges.of(rhs), self.ranges.of(lhs)
         return d.lo <= -1 <= d.hi and x.lo == Range.of_type(lhs.type).lo
 
-    def unsigned_division(self, op: Operation, sym: str, a: str, b: str) -> str | None:
-        """
-        An i32 `a // b` or `a % b` whose dividend is >= 0 and divisor > 0 in
-        Uint32 (`divui`/`remui`: the same quotient and remainder, without
-        the sign corrections of the signed forms; a division by a constant
-        is a multiply-high and a shift), converted back exactly (< 2^31).
-        """
-        lhs, rhs = op.operands[0], op.operands[1]
-        if (
-            op.results[0].type != i32
-            or self.ranges.of(lhs).lo < 0
-            or self.ranges.of(rhs).lo <= 0
-        ):
-            return None
-        c = const_evaluate_operand(rhs)
-        bu = f"cutlass.Uint32({b if c is None else c})"
-        return f"cutlass.Int32(cutlass.Uint32({a}) {sym} {bu})"
+    def unsigned_division(self, op: arith.DivUIOp | arith.RemUIOp) -> str:
+        """An i32 `arith.divui` / `arith.remui` (`interval-to-cute`'s
+        `UnsignedDivision`) in Uint32, its bits read back as Int32."""
+        if op.result.type != i32:
+            raise CuteEmitError(f"cannot print {op.name} of a {op.result.type} value as CuTe code")
+        r = self.ranges.of(op.rhs)
+        if r.lo <= 0 <= r.hi:
+            raise CuteEmitError(f"cannot print {op.name} by a divisor that may be 0 as CuTe code")
+        sym = "//" if isinstance(op, arith.DivUIOp) else "%"
+        c = const_evaluate_operand(op.rhs)
+        b = self.expr(op.rhs) if c is None else str(c)
+        return f"cutlass.Int32(cutlass.Uint32({self.expr(op.lhs)}) {sym} cutlass.Uint32({b}))"
 
     def safe_divisor(self, op: Operation, d: str) -> str:
         """
@@ -392,7 +387,7 @@ class _DivisionPrinter:
         if safe != d:  # divides by 1 where the division is UB
             d, dr = safe, Range(dr.lo, max(dr.hi, 1))
         if self.ranges.of(op.lhs).lo >= 0 and dr.lo > 0:
-            return self.unsigned_division(op, "%", a, d) or f"({a} % {d})"
+            return f"({a} % {d})"
         # `%` truncates on runtime values: move a remainder of the wrong sign.
         r = f"({a} % {d})"
         if not self.inline:
@@ -538,6 +533,8 @@ class _FunctionPrinter(_CuteOpPrinter, _DivisionPrinter):
                     f"({a} // {b})",
                     t,
                 )
+            case arith.DivUIOp() | arith.RemUIOp():
+                return self.unsigned_division(op)
             case _ if type(op) in _BINARY:
                 return self.binary(op)
             case arith.MinSIOp() | arith.MaxSIOp():
@@ -643,9 +640,6 @@ class _FunctionPrinter(_CuteOpPrinter, _DivisionPrinter):
                 raise CuteEmitError(f"{op.name} by a non-constant or out-of-range amount")
         if isinstance(op, (arith.FloorDivSIOp, arith.RemSIOp)):
             b = self.safe_divisor(op, b)
-            unsigned = self.unsigned_division(op, sym, a, b)
-            if unsigned is not None:
-                return unsigned
         if isinstance(op, arith.ShLIOp):
             return f"({a} {sym} {b})"  # shl without nsw: the bits shifted out are dropped
         if self.ranges.may_wrap(op):

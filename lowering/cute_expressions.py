@@ -1,10 +1,11 @@
 """
 The expression forms of `interval-to-cute`: negations, sums with a
-negation and narrowed differences, chosen in the IR.
+negation, narrowed differences and unsigned divisions, chosen in the IR.
 
 After the word of every run is built (`maskopt.lowering.interval_to_cute`),
-three rewrites turn the `arith` shapes that the CuTe DSL cannot print as
-written into `cute` ops, so that the printers print each op as it stands and
+four rewrites turn the `arith` shapes that the CuTe DSL cannot print as
+written into `cute` ops, or into cheaper `arith` ops where value ranges
+allow, so that the printers print each op as it stands and
 `--print-ir-after-all` and FileCheck (test/passes/interval-to-cute-exprs.mlir)
 show the choice:
 
@@ -23,6 +24,9 @@ show the choice:
   k2, a - k1)`, and its one-sided forms likewise; where only `b` fits i32,
   the clamp is computed in Int64 around `b` (`clamped_wide_difference`).
   No Int32 operation of these forms can overflow.
+- `UnsignedDivision`: an i32 division or remainder whose dividend is >= 0
+  and divisor > 0 is `arith.divui` / `arith.remui` (the printers print them
+  in Uint32).
 
 The rewrites run in that order (a sum's negation must still be an `arith`
 negation when the sum is folded, and a negated truncation must still be a
@@ -429,11 +433,43 @@ class NarrowTruncatedDifference(_RangesPattern):
             self.replace(rewriter, op, value)
 
 
+def unsigned_division(ranges: ValueRanges, op: Operation) -> type[arith.DivUIOp] | type[arith.RemUIOp] | None:
+    """The unsigned op (`arith.divui` / `arith.remui`) equal to an i32
+    `arith.floordivsi`, `arith.divsi`, `arith.remsi` or `mask.floormod` whose
+    dividend is >= 0 and divisor > 0 on the domain, else None."""
+    if isinstance(op, (arith.FloorDivSIOp, arith.DivSIOp)):
+        kind = arith.DivUIOp
+    elif isinstance(op, (arith.RemSIOp, mask.FloorModOp)):
+        kind = arith.RemUIOp
+    else:
+        return None
+    lhs, rhs = op.operands
+    if op.results[0].type != i32 or ranges.of(lhs).lo < 0 or ranges.of(rhs).lo <= 0:
+        return None
+    return kind
+
+
+class UnsignedDivision(_RangesPattern):
+    """An i32 division or remainder of a dividend >= 0 by a divisor > 0 ->
+    `arith.divui` / `arith.remui` (MLIR's arith-unsigned-when-equivalent):
+    the same quotient and remainder without the sign corrections of the
+    signed forms (a division by a constant is a multiply-high and a shift)."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        kind = unsigned_division(self.ranges, op)
+        if kind is None:
+            return
+        new = kind(op.operands[0], op.operands[1])
+        new.result.name_hint = op.results[0].name_hint
+        rewriter.replace_op(op, new)
+
+
 #: The rewrites, in the order they run (see the module doc).
 EXPRESSION_PATTERNS: tuple[type[_RangesPattern], ...] = (
     FoldNegationIntoSum,
     LowerNegation,
     NarrowTruncatedDifference,
+    UnsignedDivision,
 )
 
 
@@ -443,6 +479,7 @@ def needs_expression_lowering(func: mask.FuncOp) -> bool:
     return any(
         negated_operand(ranges, op) is not None
         or (isinstance(op, arith.TruncIOp) and op.input.type == i64 and op.result.type == i32)
+        or unsigned_division(ranges, op) is not None
         for op in func.body.block.ops
     )
 

@@ -348,6 +348,8 @@ _EXACT_RULES = {
     arith.DivSIOp: _binary(_divsi),
     mask.FloorModOp: _binary(_floormod_range),
     arith.RemSIOp: _binary(_remsi_range),
+    arith.DivUIOp: _binary(lambda x, y: _floordiv_range(x, y) if x.lo >= 0 and y.lo > 0 else None),
+    arith.RemUIOp: _binary(lambda x, y: _remsi_range(x, y) if x.lo >= 0 and y.lo > 0 else None),
     arith.ShRSIOp: _shrsi,
     arith.ShLIOp: _shli,
     arith.AndIOp: _andi,

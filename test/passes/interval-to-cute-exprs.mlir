@@ -152,3 +152,56 @@ mask.func @wide window {
 // PY-LABEL:    def mask_mod(
 // PY:          wide = cutlass.Int64(kv)
 // PY-NEXT:     r = cutlass.Int32(min(max(s, wide), (wide + cutlass.Int64(32))) - wide)
+
+// -----
+
+// UnsignedDivision: an i32 division or remainder of a dividend >= 0 by a
+// divisor > 0 is divui / remui, printed in Uint32 (a constant divisor as a
+// Uint32 constant); floormod likewise.
+mask.func @unsigned_division window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %t : tensor<4xi32>):
+  %c96 = arith.constant 96 : i32
+  %c1 = arith.constant 1 : i32
+  %qb = arith.floordivsi %q, %c96 : i32
+  %w = mask.load %t[%h] : tensor<4xi32>[i32] -> i32
+  %d = arith.maxsi %w, %c1 : i32
+  %r = mask.floormod %kv, %d : i32
+  %x = arith.remsi %q, %d : i32
+  %s = arith.addi %qb, %r : i32
+  %y = arith.addi %s, %x : i32
+  mask.yield %y : i32
+}
+
+// CHECK-LABEL: mask.func @unsigned_division
+// CHECK:       %[[QB:.*]] = arith.divui %q, %{{.*}} : i32
+// CHECK:       %[[R:.*]] = arith.remui %kv, %[[D:.*]] : i32
+// CHECK-NEXT:  %[[X:.*]] = arith.remui %q, %[[D]] : i32
+// CHECK-NOT:   arith.floordivsi
+// CHECK-NOT:   mask.floormod
+// CHECK:       mask.yield
+
+// PY-LABEL:    def mask_mod(
+// PY:          qb = cutlass.Int32(cutlass.Uint32(q) // cutlass.Uint32(96))
+// PY:          cutlass.Int32(cutlass.Uint32(kv) % cutlass.Uint32(d))
+
+// -----
+
+// A dividend that may be negative, or a divisor that may be <= 0, keeps
+// the signed op.
+mask.func @signed_division window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %t : tensor<4xi32>):
+  %c96 = arith.constant 96 : i32
+  %diff = arith.subi %q, %kv : i32
+  %db = arith.floordivsi %diff, %c96 : i32
+  %w = mask.load %t[%h] : tensor<4xi32>[i32] -> i32
+  %r = mask.floormod %kv, %w : i32
+  %s = arith.addi %db, %r : i32
+  mask.yield %s : i32
+}
+
+// CHECK-LABEL: mask.func @signed_division
+// CHECK:       arith.floordivsi %{{.*}}, %{{.*}} : i32
+// CHECK:       mask.floormod %kv, %{{.*}} : i32
+// CHECK-NOT:   arith.divui
+// CHECK-NOT:   arith.remui
+// CHECK:       mask.yield

@@ -120,3 +120,23 @@ def test_signed_and_unsigned_max_differ():
     # q = -1: signed max is 5, unsigned max is 0xFFFFFFFF
     assert _words(body, [-1, 3, 9], [0, 0, 0]) == [M - 5, 0, 0]
 
+
+
+def test_unsigned_division_reads_the_bits_unsigned():
+    """`arith.divui` / `arith.remui` (interval-to-cute's `UnsignedDivision`)
+    divide the operands' bits as unsigned (-1 is 2^32 - 1), the result's
+    bits read back as i32."""
+    body = """
+  %d = arith.divui %q, %kv : i32
+  %r = arith.remui %q, %kv : i32
+  %c16 = arith.constant 16 : i32
+  %dh = arith.shli %d, %c16 : i32
+  %x = arith.ori %dh, %r : i32
+  %w = cute.to_u32 %x : i32"""
+    q = [0, 7, 100, 2**31 - 1, -1, -(2**31), 65535]
+    kv = [1, 3, 7, 2**31 - 1, 2**16 + 1, 2**16, 256]
+    want = []
+    for a, b in zip(q, kv):
+        ua, ub = a % (1 << 32), b % (1 << 32)
+        want.append((((ua // ub) << 16) | (ua % ub)) & M)
+    assert _words(body, q, kv) == want
