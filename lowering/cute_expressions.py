@@ -461,7 +461,7 @@ class UnsignedDivision(_RangesPattern):
             return
         new = kind(op.operands[0], op.operands[1])
         new.result.name_hint = op.results[0].name_hint
-        rewriter.replace_op(op, new)
+        rewriter.replace(op, new)
 
 
 #: The rewrites, in the order they run (see the module doc).
