@@ -633,6 +633,45 @@ class ClampedSubOp(IRDLOperation):
 
 
 @irdl_op_definition
+class WrapIndexOp(IRDLOperation):
+    """
+    An aux tensor index that may be negative, wrapped by the dimension size
+    as torch indexes (`index + size if index < 0 else index`): a module's
+    conditional expression, a self-contained expression's `cutlass.select_`
+    (both arms are defined everywhere). `interval-to-cute` wraps every
+    `mask.load` index that value ranges do not show to be >= 0.
+
+    Example:
+
+    ```mlir
+    %j = cute.wrap_index %i by 8 : i32
+    ```
+    """
+
+    name = "cute.wrap_index"
+
+    T: ClassVar = VarConstraint("T", EqAttrConstraint(IntegerType(32)) | EqAttrConstraint(IntegerType(64)))
+    index = operand_def(T)
+    size = prop_def(IntegerAttr[I64])
+    result = result_def(T)
+
+    traits = traits_def(Pure())
+
+    assembly_format = "$index `by` $size attr-dict `:` type($result)"
+
+    def __init__(self, index: SSAValue, size: int):
+        super().__init__(operands=[index], result_types=[index.type], properties={"size": IntegerAttr(size, 64)})
+
+    @property
+    def size_value(self) -> int:
+        return self.size.value.data
+
+    def verify_(self) -> None:
+        if self.size_value <= 0:
+            raise VerifyException(f"cute.wrap_index needs a size > 0, not {self.size_value}")
+
+
+@irdl_op_definition
 class LanesOp(IRDLOperation):
     """
     The lane set of a keep word: lane L is in it iff bit L is set.
@@ -688,6 +727,7 @@ Cute = Dialect(
         LtOp,
         GeOp,
         SelectOp,
+        WrapIndexOp,
         LanesOp,
     ],
     [],

@@ -454,6 +454,11 @@ class CuteSemantics(InterpreterFunctions):
     def run_select(self, interpreter, op, args):
         return (torch.where(args[0], args[1], args[2]),)
 
+    @impl(cute.WrapIndexOp)
+    def run_wrap_index(self, interpreter, op: cute.WrapIndexOp, args):
+        i = _int(args[0])
+        return (torch.where(i < 0, i + op.size_value, i),)
+
     @impl(cute.ToI32Op)
     def run_to_i32(self, interpreter, op, args):
         return (wrap(_int(args[0]), 32),)

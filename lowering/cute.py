@@ -305,6 +305,9 @@ class _CuteOpPrinter:
                 return self.ternary(cond, e(op.lhs), e(op.rhs), name, select=op.eager is not None)
             case cute.ToI32Op():
                 return f"cutlass.Int32({e(op.input)})"
+            case cute.WrapIndexOp():
+                i, t = e(op.index), ctype(op.result.type)
+                return self.ternary(f"{i} < {t}(0)", f"{i} + {t}({op.size_value})", i, t)
             case cute.ClampedSubOp():
                 return self.clamped_sub(op)
             case cute.LanesOp():
@@ -681,22 +684,9 @@ class _FunctionPrinter(_CuteOpPrinter, _DivisionPrinter):
         return f"{kind}({self.expr(a)}, {self.expr(b)})"
 
     def load(self, op: mask.LoadOp) -> str:
-        assert isinstance(op.tensor.type, TensorType)
-        shape = op.tensor.type.get_shape()
-        indices = []
-        for size, index in zip(shape, op.indices):
-            c = const_evaluate_operand(index)
-            if c is not None and -size <= c < 0:
-                # a constant negative index wraps here: a select on a
-                # constant condition is no runtime select (`cutlass.select_`
-                # requires a dynamic condition)
-                indices.append(self.const(c + size, index.type))
-                continue
-            i = self.expr(index)
-            if self.ranges.of(index).lo < 0:
-                zero = f"{ctype(index.type)}(0)"
-                i = self.ternary(f"{i} < {zero}", f"{i} + {ctype(index.type)}({size})", i, ctype(index.type))
-            indices.append(i)
+        """An aux element, its indices printed as they stand (`interval-to-cute`'s
+        `WrapNegativeIndex` has wrapped every index that may be negative)."""
+        indices = [self.expr(index) for index in op.indices]
         load = f"{self.expr(op.tensor)}[{', '.join(indices)}]"
         element = op.tensor.type.element_type
         if isinstance(element, IntegerType) and element.signedness.data == Signedness.UNSIGNED:

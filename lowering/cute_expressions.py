@@ -1,9 +1,10 @@
 """
 The expression forms of `interval-to-cute`: negations, sums with a
-negation, narrowed differences and unsigned divisions, chosen in the IR.
+negation, narrowed differences, unsigned divisions and wrapped aux
+indices, chosen in the IR.
 
 After the word of every run is built (`maskopt.lowering.interval_to_cute`),
-four rewrites turn the `arith` shapes that the CuTe DSL cannot print as
+five rewrites turn the `arith` shapes that the CuTe DSL cannot print as
 written into `cute` ops, or into cheaper `arith` ops where value ranges
 allow, so that the printers print each op as it stands and
 `--print-ir-after-all` and FileCheck (test/passes/interval-to-cute-exprs.mlir)
@@ -27,6 +28,10 @@ show the choice:
 - `UnsignedDivision`: an i32 division or remainder whose dividend is >= 0
   and divisor > 0 is `arith.divui` / `arith.remui` (the printers print them
   in Uint32).
+- `WrapNegativeIndex`: a `mask.load` index that value ranges do not show to
+  be >= 0 is `cute.wrap_index` (torch's negative indexing: `index + size`
+  below 0), a constant one in [-size, 0) the constant `index + size`; the
+  printers print every index as it stands.
 
 The rewrites run in that order (a sum's negation must still be an `arith`
 negation when the sum is folded, and a negated truncation must still be a
@@ -39,7 +44,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import IntegerType, i32
+from xdsl.dialects.builtin import IntegerType, TensorType, i32
 from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
@@ -373,7 +378,7 @@ class _RangesPattern(RewritePattern):
         its own, as it binds the arith value it replaces."""
         if value.name_hint is None and cute.is_cute_value(value):
             value.name_hint = op.results[0].name_hint or "v"
-        rewriter.replace_op(op, [], [value])
+        rewriter.replace(op, [], [value])
 
 
 class FoldNegationIntoSum(_RangesPattern):
@@ -464,12 +469,68 @@ class UnsignedDivision(_RangesPattern):
         rewriter.replace(op, new)
 
 
+def wrapped_indices(ranges: ValueRanges, op: Operation) -> list[SSAValue] | None:
+    """The indices of a `mask.load` with every index that may be negative
+    replaced by its wrap (torch's: a negative index counts from the end),
+    built before `op`; None if no index may be negative. A constant index in
+    [-size, 0) is the constant `index + size` (one below -size is out of
+    bounds, torch raises: it is left as it is), a runtime one the select
+    `cute.wrap_index` (`index + size if index < 0 else index`)."""
+    if not loads_negative_index(ranges, op):
+        return None
+    assert isinstance(op, mask.LoadOp) and isinstance(op.tensor.type, TensorType)
+    build = ExpressionBuilder(ranges, op)
+    indices = []
+    for size, index in zip(op.tensor.type.get_shape(), op.indices):
+        t = index.type
+        assert isinstance(t, IntegerType)
+        if not _wraps(ranges, index, size):
+            indices.append(index)
+        elif (c := const_evaluate_operand(index)) is not None:
+            indices.append(build.const(c + size, t))
+        else:
+            indices.append(build.op(cute.WrapIndexOp(index, size)))
+    return indices
+
+
+def loads_negative_index(ranges: ValueRanges, op: Operation) -> bool:
+    """Whether `op` is a `mask.load` with an index that may be negative."""
+    if not isinstance(op, mask.LoadOp):
+        return False
+    assert isinstance(op.tensor.type, TensorType)
+    return any(_wraps(ranges, i, size) for size, i in zip(op.tensor.type.get_shape(), op.indices))
+
+
+def _wraps(ranges: ValueRanges, index: SSAValue, size: int) -> bool:
+    if isinstance(index.owner, cute.WrapIndexOp):
+        return False  # wrapped: below 0 still only where torch raises (below -size)
+    c = const_evaluate_operand(index)
+    if c is not None:
+        return -size <= c < 0
+    return ranges.of(index).lo < 0
+
+
+class WrapNegativeIndex(_RangesPattern):
+    """A `mask.load` index that may be negative -> its wrap
+    (`wrapped_indices`): the printers print every index as it stands."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        indices = wrapped_indices(self.ranges, op)
+        if indices is None:
+            return
+        assert isinstance(op, mask.LoadOp)
+        new = mask.LoadOp(op.tensor, indices)
+        new.result.name_hint = op.result.name_hint
+        rewriter.replace(op, new)
+
+
 #: The rewrites, in the order they run (see the module doc).
 EXPRESSION_PATTERNS: tuple[type[_RangesPattern], ...] = (
     FoldNegationIntoSum,
     LowerNegation,
     NarrowTruncatedDifference,
     UnsignedDivision,
+    WrapNegativeIndex,
 )
 
 
@@ -480,6 +541,7 @@ def needs_expression_lowering(func: mask.FuncOp) -> bool:
         negated_operand(ranges, op) is not None
         or (isinstance(op, arith.TruncIOp) and op.input.type == i64 and op.result.type == i32)
         or unsigned_division(ranges, op) is not None
+        or loads_negative_index(ranges, op)
         for op in func.body.block.ops
     )
 

@@ -337,6 +337,17 @@ def _clamped_sub(self: ValueRanges, op: Operation) -> Range | None:
     return Range(min(max(d.lo, lo), hi), min(max(d.hi, lo), hi))
 
 
+
+def _wrap_index(self: ValueRanges, op: Operation) -> Range | None:
+    """`cute.wrap_index`: the negative part [lo, -1] moved to [lo + n, n - 1]."""
+    assert isinstance(op, cute.WrapIndexOp)
+    r, n = self.of(op.index), op.size_value
+    if r.lo >= 0:
+        return r
+    if r.hi < 0:
+        return Range(r.lo + n, r.hi + n)
+    return Range(min(r.lo + n, 0), max(r.hi, n - 1))
+
 #: The range rule of each op class (`ValueRanges._exact`): the exact result's
 #: range from the operands' ranges. Classes are looked up by exact type, then
 #: through their bases (`_exact_rule`), as isinstance would.
@@ -372,6 +383,7 @@ _EXACT_RULES = {
     cute.ToI64Op: lambda self, op: self.of(op.operands[0]),
     cute.ToI32Op: lambda self, op: self.of(op.operands[0]),
     cute.ClampedSubOp: _clamped_sub,
+    cute.WrapIndexOp: _wrap_index,
     cute.ConstantOp: _signed(lambda self, op: Range.exact(op.value_int)),
 }
 _EXACT: dict[type, object] = dict(_EXACT_RULES)

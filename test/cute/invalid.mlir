@@ -52,3 +52,14 @@ mask.func @wide_one_sided window {
 }
 
 // CHECK: cute.clamped_sub of an i64 lhs needs both bounds
+
+// -----
+
+mask.func @wrap_by_zero window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %t : tensor<4xi32>):
+  %i = cute.wrap_index %q by 0 : i32
+  %x = mask.load %t[%i] : tensor<4xi32>[i32] -> i32
+  mask.yield %x : i32
+}
+
+// CHECK: cute.wrap_index needs a size > 0, not 0

@@ -29,8 +29,9 @@ mask.func @words window {
   %rem = cute.rem %d, %c3 : i32
   %neg = cute.lt %rem, %c3 : i32
   %sel = cute.select %neg, %rem, %d : i32
+  %wi = cute.wrap_index %sel by 4 : i32
   %x32 = cute.to_i32 %x
-  %su = cute.to_u32 %sel : i32
+  %su = cute.to_u32 %wi : i32
   %or = cute.or %bm, %su : ui32
   %w2 = cute.and %and, %or : ui32
   %s = cute.lanes %w2
@@ -62,8 +63,9 @@ mask.func @words window {
 // CHECK-NEXT:    %[[REM:.*]] = cute.rem %[[D]], %[[C3]] : i32
 // CHECK-NEXT:    %[[NEG:.*]] = cute.lt %[[REM]], %[[C3]] : i32
 // CHECK-NEXT:    %[[SEL:.*]] = cute.select %[[NEG]], %[[REM]], %[[D]] : i32
+// CHECK-NEXT:    %[[WI:.*]] = cute.wrap_index %[[SEL]] by 4 : i32
 // CHECK-NEXT:    %{{.*}} = cute.to_i32 %[[X]]
-// CHECK-NEXT:    %[[SU:.*]] = cute.to_u32 %[[SEL]] : i32
+// CHECK-NEXT:    %[[SU:.*]] = cute.to_u32 %[[WI]] : i32
 // CHECK-NEXT:    %[[OR:.*]] = cute.or %[[BM]], %[[SU]] : ui32
 // CHECK-NEXT:    %[[W2:.*]] = cute.and %[[AND]], %[[OR]] : ui32
 // CHECK-NEXT:    %[[S:.*]] = cute.lanes %[[W2]]
@@ -88,6 +90,7 @@ mask.func @words window {
 // GENERIC: "cute.rem"(%{{.*}}, %{{.*}}) : (i32, i32) -> i32
 // GENERIC: "cute.lt"(%{{.*}}, %{{.*}}) : (i32, i32) -> i1
 // GENERIC: "cute.select"(%{{.*}}, %{{.*}}, %{{.*}}) : (i1, i32, i32) -> i32
+// GENERIC: "cute.wrap_index"(%{{.*}}) <{size = 4 : i64}> : (i32) -> i32
 // GENERIC: "cute.to_i32"(%{{.*}}) : (i64) -> i32
 // GENERIC: "cute.or"(%{{.*}}, %{{.*}}) : (ui32, ui32) -> ui32
 // GENERIC: "cute.lanes"(%{{.*}}) : (ui32) -> !interval.set

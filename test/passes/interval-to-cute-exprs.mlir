@@ -205,3 +205,29 @@ mask.func @signed_division window {
 // CHECK-NOT:   arith.divui
 // CHECK-NOT:   arith.remui
 // CHECK:       mask.yield
+
+// -----
+
+// WrapNegativeIndex: an aux index that may be negative is wrapped by its
+// dimension size (torch's negative indexing), a constant one in [-size, 0)
+// folded; an index >= 0 and a wrapped index stay as they are.
+mask.func @negative_index window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %doc : tensor<8xi32>, %start : tensor<5x3xi32>):
+  %cm1 = arith.constant -1 : i32
+  %d = mask.load %doc[%q] : tensor<8xi32>[i32] -> i32
+  %s = mask.load %start[%d, %cm1] : tensor<5x3xi32>[i32, i32] -> i32
+  %e = arith.addi %s, %kv : i32
+  mask.yield %e : i32
+}
+
+// CHECK-LABEL: mask.func @negative_index
+// CHECK:       %[[D:.*]] = mask.load %doc[%q] : tensor<8xi32>[i32] -> i32
+// CHECK-NEXT:  %[[I:.*]] = cute.wrap_index %[[D]] by 5 : i32
+// CHECK-NEXT:  %[[C2:.*]] = cute.constant 2 : i32
+// CHECK-NEXT:  %[[S:.*]] = mask.load %start[%[[I]], %[[C2]]] : tensor<5x3xi32>[i32, i32] -> i32
+// CHECK-NOT:   cute.wrap_index
+// CHECK:       mask.yield
+
+// PY-LABEL:    def mask_mod(
+// PY:          d = aux_tensors[0][q]
+// PY-NEXT:     s = aux_tensors[1][(d + cutlass.Int32(5) if d < cutlass.Int32(0) else d), cutlass.Int32(2)]

@@ -140,3 +140,38 @@ def test_unsigned_division_reads_the_bits_unsigned():
         ua, ub = a % (1 << 32), b % (1 << 32)
         want.append((((ua // ub) << 16) | (ua % ub)) & M)
     assert _words(body, q, kv) == want
+
+
+def test_wrap_index_moves_only_negative_indices():
+    """`cute.wrap_index` (interval-to-cute's `WrapNegativeIndex`) adds the
+    size below 0 and nowhere else (torch's indexing; an index below -size
+    stays negative: torch raises there). Its value range is that of the
+    values it can give."""
+    from maskopt.passes.analysis import Range, ValueRanges
+
+    body = """
+  %i = cute.wrap_index %q by 8 : i32
+  %w = cute.to_u32 %i : i32"""
+    q = [-1, -8, 0, 5, 7, -9, 2**31 - 1, -(2**31)]
+    want = [(x + 8 if x < 0 else x) & M for x in q]
+    assert _words(body, q, [0] * len(q)) == want
+
+    def wrapped_range(lo: int, hi: int, size: int) -> Range:
+        module = maskopt.parse_mlir(f"""
+mask.func @f window {{
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %lo = arith.constant {lo} : i32
+  %hi = arith.constant {hi} : i32
+  %d = arith.subi %q, %kv : i32
+  %x = arith.maxsi %d, %lo : i32
+  %y = arith.minsi %x, %hi : i32
+  %i = cute.wrap_index %y by {size} : i32
+  mask.yield %i : i32
+}}""")
+        func = module.ops.first
+        return ValueRanges(func).of(func.yield_op.value)
+
+    assert wrapped_range(-3, -1, 8) == Range(5, 7)
+    assert wrapped_range(0, 20, 8) == Range(0, 20)
+    assert wrapped_range(-3, 2, 8) == Range(0, 7)
+    assert wrapped_range(-20, 30, 8) == Range(-12, 30)
