@@ -153,9 +153,9 @@ class ArithSemantics(InterpreterFunctions):
         """`fn` of the operands' bits read as unsigned, the result's bits
         read back signed (`wrap`)."""
         w = _width(op.result.type)
-        lhs, rhs = (_unsigned(_int(a), w) for a in args)
         if w >= 64:
             raise NotImplementedError(f"{op.name} on i64")
+        lhs, rhs = (_unsigned(_int(a), w) for a in args)
         if bool((rhs == 0).any()):
             raise ZeroDivisionError(f"{op.name}: division by zero")
         return (wrap(fn(lhs, rhs), w),)

@@ -346,7 +346,7 @@ class _DivisionPrinter:
         d, x = self.ranges.of(rhs), self.ranges.of(lhs)
         return d.lo <= -1 <= d.hi and x.lo == Range.of_type(lhs.type).lo
 
-    def unsigned_division(self, op: arith.DivUIOp | arith.RemUIOp) -> str:
+    def divui_remui(self, op: arith.DivUIOp | arith.RemUIOp) -> str:
         """An i32 `arith.divui` / `arith.remui` (`interval-to-cute`'s
         `UnsignedDivision`) in Uint32, its bits read back as Int32."""
         if op.result.type != i32:
@@ -537,7 +537,7 @@ class _FunctionPrinter(_CuteOpPrinter, _DivisionPrinter):
                     t,
                 )
             case arith.DivUIOp() | arith.RemUIOp():
-                return self.unsigned_division(op)
+                return self.divui_remui(op)
             case _ if type(op) in _BINARY:
                 return self.binary(op)
             case arith.MinSIOp() | arith.MaxSIOp():

@@ -438,7 +438,7 @@ class NarrowTruncatedDifference(_RangesPattern):
             self.replace(rewriter, op, value)
 
 
-def unsigned_division(ranges: ValueRanges, op: Operation) -> type[arith.DivUIOp] | type[arith.RemUIOp] | None:
+def unsigned_division_kind(ranges: ValueRanges, op: Operation) -> type[arith.DivUIOp] | type[arith.RemUIOp] | None:
     """The unsigned op (`arith.divui` / `arith.remui`) equal to an i32
     `arith.floordivsi`, `arith.divsi`, `arith.remsi` or `mask.floormod` whose
     dividend is >= 0 and divisor > 0 on the domain, else None."""
@@ -461,7 +461,7 @@ class UnsignedDivision(_RangesPattern):
     signed forms (a division by a constant is a multiply-high and a shift)."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        kind = unsigned_division(self.ranges, op)
+        kind = unsigned_division_kind(self.ranges, op)
         if kind is None:
             return
         new = kind(op.operands[0], op.operands[1])
@@ -540,7 +540,7 @@ def needs_expression_lowering(func: mask.FuncOp) -> bool:
     return any(
         negated_operand(ranges, op) is not None
         or (isinstance(op, arith.TruncIOp) and op.input.type == i64 and op.result.type == i32)
-        or unsigned_division(ranges, op) is not None
+        or unsigned_division_kind(ranges, op) is not None
         or loads_negative_index(ranges, op)
         for op in func.body.block.ops
     )
