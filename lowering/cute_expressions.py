@@ -474,20 +474,22 @@ def wrapped_indices(ranges: ValueRanges, op: Operation) -> list[SSAValue] | None
     replaced by its wrap (torch's: a negative index counts from the end),
     built before `op`; None if no index may be negative. A constant index in
     [-size, 0) is the constant `index + size` (one below -size is out of
-    bounds, torch raises: it is left as it is), a runtime one the select
+    bounds, torch raises: it is left as it is), a runtime one
     `cute.wrap_index` (`index + size if index < 0 else index`)."""
-    if not loads_negative_index(ranges, op):
+    if not isinstance(op, mask.LoadOp):
         return None
-    assert isinstance(op, mask.LoadOp) and isinstance(op.tensor.type, TensorType)
+    assert isinstance(op.tensor.type, TensorType)
+    sized = list(zip(op.tensor.type.get_shape(), op.indices))
+    wraps = [_wraps(ranges, index, size) for size, index in sized]
+    if not any(wraps):
+        return None
     build = ExpressionBuilder(ranges, op)
     indices = []
-    for size, index in zip(op.tensor.type.get_shape(), op.indices):
-        t = index.type
-        assert isinstance(t, IntegerType)
-        if not _wraps(ranges, index, size):
+    for (size, index), wrap in zip(sized, wraps):
+        if not wrap:
             indices.append(index)
         elif (c := const_evaluate_operand(index)) is not None:
-            indices.append(build.const(c + size, t))
+            indices.append(build.const(c + size, index.type))
         else:
             indices.append(build.op(cute.WrapIndexOp(index, size)))
     return indices

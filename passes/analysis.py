@@ -337,7 +337,6 @@ def _clamped_sub(self: ValueRanges, op: Operation) -> Range | None:
     return Range(min(max(d.lo, lo), hi), min(max(d.hi, lo), hi))
 
 
-
 def _wrap_index(self: ValueRanges, op: Operation) -> Range | None:
     """`cute.wrap_index`: the negative part [lo, -1] moved to [lo + n, n - 1]."""
     assert isinstance(op, cute.WrapIndexOp)
@@ -347,6 +346,7 @@ def _wrap_index(self: ValueRanges, op: Operation) -> Range | None:
     if r.hi < 0:
         return Range(r.lo + n, r.hi + n)
     return Range(min(r.lo + n, 0), max(r.hi, n - 1))
+
 
 #: The range rule of each op class (`ValueRanges._exact`): the exact result's
 #: range from the operands' ranges. Classes are looked up by exact type, then
