@@ -633,6 +633,91 @@ class ClampedSubOp(IRDLOperation):
 
 
 @irdl_op_definition
+class FloorRemOp(IRDLOperation):
+    """
+    The floor remainder (torch's and Python's `%`: the divisor's sign) of a
+    divisor whose sign is known, from C's truncating `%`: the truncated
+    remainder `rem`, then `rem + (d if rem < 0 else 0)` for a divisor > 0,
+    `rem + (d if rem > 0 else 0)` with `negative` for one < 0. The
+    correction is selected (`cutlass.select_`, both arms evaluated) rather
+    than `rem + d` computed, which would overflow where the remainder keeps
+    its sign (rem >= 0, d near 2^31). `interval-to-cute` builds it from a
+    `mask.floormod` whose divisor's sign value ranges show.
+
+    Example:
+
+    ```mlir
+    %m = cute.floor_rem %x, %d : i32
+    %n = cute.floor_rem %x, %e negative : i64
+    ```
+    """
+
+    name = "cute.floor_rem"
+
+    T: ClassVar = VarConstraint("T", EqAttrConstraint(IntegerType(32)) | EqAttrConstraint(IntegerType(64)))
+    lhs = operand_def(T)
+    rhs = operand_def(T)
+    negative = opt_prop_def(UnitAttr)
+    """the divisor is < 0 (else > 0)"""
+    result = result_def(T)
+
+    traits = traits_def(Pure())
+
+    assembly_format = "$lhs `,` $rhs (`negative` $negative^)? attr-dict `:` type($result)"
+
+    def __init__(self, lhs: SSAValue, rhs: SSAValue, *, negative: bool = False):
+        super().__init__(
+            operands=[lhs, rhs],
+            result_types=[lhs.type],
+            properties={"negative": UnitAttr()} if negative else {},
+        )
+
+
+@irdl_op_definition
+class SafeDivisorOp(IRDLOperation):
+    """
+    A divisor made safe where the division is undefined: 1 where it is 0
+    (torch raises there, so any word is right) and, with `or_minus_one`,
+    also where it is -1 (a remainder of MIN by -1 is UB for LLVM's srem,
+    while `x mod +-1` is 0). A module's conditional expression, a
+    self-contained expression's `cutlass.select_`. `interval-to-cute`
+    guards the divisor of every signed division and remainder that value
+    ranges do not show to be safe.
+
+    Example:
+
+    ```mlir
+    %d1 = cute.safe_divisor %d : i32
+    %d2 = cute.safe_divisor %d or_minus_one : i64
+    ```
+    """
+
+    name = "cute.safe_divisor"
+
+    T: ClassVar = VarConstraint("T", EqAttrConstraint(IntegerType(32)) | EqAttrConstraint(IntegerType(64)))
+    divisor = operand_def(T)
+    or_minus_one = opt_prop_def(UnitAttr)
+    """also replace -1 by 1"""
+    result = result_def(T)
+
+    traits = traits_def(Pure())
+
+    assembly_format = "$divisor (`or_minus_one` $or_minus_one^)? attr-dict `:` type($result)"
+
+    def __init__(self, divisor: SSAValue, *, or_minus_one: bool = False):
+        super().__init__(
+            operands=[divisor],
+            result_types=[divisor.type],
+            properties={"or_minus_one": UnitAttr()} if or_minus_one else {},
+        )
+
+    @property
+    def replaced(self) -> tuple[int, ...]:
+        """The divisor values replaced by 1."""
+        return (0, -1) if self.or_minus_one is not None else (0,)
+
+
+@irdl_op_definition
 class WrapIndexOp(IRDLOperation):
     """
     An aux tensor index that may be negative, wrapped by the dimension size
@@ -727,6 +812,8 @@ Cute = Dialect(
         LtOp,
         GeOp,
         SelectOp,
+        FloorRemOp,
+        SafeDivisorOp,
         WrapIndexOp,
         LanesOp,
     ],

@@ -454,6 +454,21 @@ class CuteSemantics(InterpreterFunctions):
     def run_select(self, interpreter, op, args):
         return (torch.where(args[0], args[1], args[2]),)
 
+    @impl(cute.FloorRemOp)
+    def run_floor_rem(self, interpreter, op: cute.FloorRemOp, args):
+        x, d = _int(args[0]), _int(args[1])
+        rem = torch.fmod(x, d)
+        wrong = rem > 0 if op.negative is not None else rem < 0
+        return (_value(rem + torch.where(wrong, d, torch.zeros_like(d)), op.result.type),)
+
+    @impl(cute.SafeDivisorOp)
+    def run_safe_divisor(self, interpreter, op: cute.SafeDivisorOp, args):
+        d = _int(args[0])
+        bad = d == 0
+        if op.or_minus_one is not None:
+            bad = bad | (d == -1)
+        return (torch.where(bad, torch.ones_like(d), d),)
+
     @impl(cute.WrapIndexOp)
     def run_wrap_index(self, interpreter, op: cute.WrapIndexOp, args):
         i = _int(args[0])

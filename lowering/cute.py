@@ -97,7 +97,6 @@ from maskopt.lowering.interval_to_cute import lower_to_cute
 from maskopt.passes.analysis import (
     WIDENABLE_OPS,
     WRAPPING_ARITH_OPS,
-    Range,
     ValueRanges,
     lane_dependent_values,
     recursion_room,
@@ -305,6 +304,12 @@ class _CuteOpPrinter:
                 return self.ternary(cond, e(op.lhs), e(op.rhs), name, select=op.eager is not None)
             case cute.ToI32Op():
                 return f"cutlass.Int32({e(op.input)})"
+            case cute.FloorRemOp():
+                return self.floormod(op)
+            case cute.SafeDivisorOp():
+                d, t = e(op.divisor), ctype(op.result.type)
+                bad = " | ".join(f"({d} == {t}({x}))" for x in op.replaced)
+                return self.ternary(bad, f"{t}(1)", d, t)
             case cute.WrapIndexOp():
                 i, t = e(op.index), ctype(op.result.type)
                 return self.ternary(f"{i} < {t}(0)", f"{i} + {t}({op.size_value})", i, t)
@@ -337,14 +342,9 @@ class _CuteOpPrinter:
 
 class _DivisionPrinter:
     """The printing of divisions and remainders (a part of `_FunctionPrinter`):
-    divisors made safe where the division is UB, the unsigned forms that
-    `interval-to-cute` chose, floor remainders from C's truncating `%`."""
-
-    def may_divide_min_by_minus_one(self, op: Operation) -> bool:
-        """Whether `lhs / rhs` may be MIN / -1 (UB for LLVM's sdiv/srem)."""
-        lhs, rhs = op.operands
-        d, x = self.ranges.of(rhs), self.ranges.of(lhs)
-        return d.lo <= -1 <= d.hi and x.lo == Range.of_type(lhs.type).lo
+    the unsigned forms and floor remainders that `interval-to-cute` chose
+    (it has guarded every divisor that may make the division UB:
+    `cute.safe_divisor`)."""
 
     def divui_remui(self, op: arith.DivUIOp | arith.RemUIOp) -> str:
         """An i32 `arith.divui` / `arith.remui` (`interval-to-cute`'s
@@ -359,50 +359,20 @@ class _DivisionPrinter:
         b = self.expr(op.rhs) if c is None else str(c)
         return f"cutlass.Int32(cutlass.Uint32({self.expr(op.lhs)}) {sym} cutlass.Uint32({b}))"
 
-    def safe_divisor(self, op: Operation, d: str) -> str:
-        """
-        The divisor `d` of `op`, replaced by 1 where the division is UB:
-        0 (torch raises there, so any word is right: in packed code too, a
-        lane-uniform `q // chunk[b]` of a block range) and, for a remainder, -1 when
-        the dividend may be MIN (`x mod +-1` is 0).
-        """
-        t = ctype(op.operands[1].type)
-        bad = []
-        r = self.ranges.of(op.operands[1])
-        if r.lo <= 0 <= r.hi:
-            bad.append(f"({d} == {t}(0))")
-        if not isinstance(op, arith.FloorDivSIOp) and self.may_divide_min_by_minus_one(op):
-            bad.append(f"({d} == {t}(-1))")
-        if not bad:
-            return d
-        text = self.ternary(" | ".join(bad), f"{t}(1)", d, t)
-        if self.inline:
-            return text
-        name = self.ctx.fresh("divisor")
-        self.ctx.line(f"{name} = {text}")
-        return name
-
-    def floormod(self, op: mask.FloorModOp) -> str:
+    def floormod(self, op: mask.FloorModOp | cute.FloorRemOp) -> str:
+        """A floor remainder from C's truncating `%`, the remainder of the
+        wrong sign moved: `cute.floor_rem`'s of its divisor's sign, or
+        `mask.floormod`'s of either sign (interval-to-cute's
+        `LowerFloorRemainder` has lowered each whose divisor's sign is known)."""
         a, d = self.expr(op.lhs), self.expr(op.rhs)
         t = ctype(op.result.type)
-        dr = self.ranges.of(op.rhs)
-        safe = self.safe_divisor(op, d)
-        if safe != d:  # divides by 1 where the division is UB
-            d, dr = safe, Range(dr.lo, max(dr.hi, 1))
-        if self.ranges.of(op.lhs).lo >= 0 and dr.lo > 0:
-            return f"({a} % {d})"
-        # `%` truncates on runtime values: move a remainder of the wrong sign.
-        r = f"({a} % {d})"
-        if not self.inline:
-            name = self.ctx.fresh("rem")
-            self.ctx.line(f"{name} = {r}")
-            r = name
-        if dr.lo > 0:
-            cond = f"{r} < {t}(0)"
-        elif dr.hi < 0:
+        r = self.bind("rem", f"({a} % {d})")
+        if isinstance(op, mask.FloorModOp):
+            cond = f"({r} != {t}(0)) & (({r} < {t}(0)) != ({d} < {t}(0)))"
+        elif op.negative is not None:
             cond = f"{r} > {t}(0)"
         else:
-            cond = f"({r} != {t}(0)) & (({r} < {t}(0)) != ({d} < {t}(0)))"
+            cond = f"{r} < {t}(0)"
         # A select (both targets: a branch per remainder cost the module more
         # than the drop-in's select) evaluates both arms: `r + d` would
         # overflow where the remainder keeps its sign (r >= 0, d near 2^31).
@@ -641,8 +611,6 @@ class _FunctionPrinter(_CuteOpPrinter, _DivisionPrinter):
         if isinstance(op, (arith.ShLIOp, arith.ShRSIOp)):
             if rc is None or not 0 <= rc < t.width.data:
                 raise CuteEmitError(f"{op.name} by a non-constant or out-of-range amount")
-        if isinstance(op, (arith.FloorDivSIOp, arith.RemSIOp)):
-            b = self.safe_divisor(op, b)
         if isinstance(op, arith.ShLIOp):
             return f"({a} {sym} {b})"  # shl without nsw: the bits shifted out are dropped
         if self.ranges.may_wrap(op):

@@ -1,10 +1,10 @@
 """
 The expression forms of `interval-to-cute`: negations, sums with a
-negation, narrowed differences, unsigned divisions and wrapped aux
-indices, chosen in the IR.
+negation, narrowed differences, unsigned divisions, wrapped aux indices,
+guarded divisors and floor remainders, chosen in the IR.
 
 After the word of every run is built (`maskopt.lowering.interval_to_cute`),
-five rewrites turn the `arith` shapes that the CuTe DSL cannot print as
+seven rewrites turn the `arith` shapes that the CuTe DSL cannot print as
 written into `cute` ops, or into cheaper `arith` ops where value ranges
 allow, so that the printers print each op as it stands and
 `--print-ir-after-all` and FileCheck (test/passes/interval-to-cute-exprs.mlir)
@@ -32,10 +32,19 @@ show the choice:
   be >= 0 is `cute.wrap_index` (torch's negative indexing: `index + size`
   below 0), a constant one in [-size, 0) the constant `index + size`; the
   printers print every index as it stands.
+- `GuardDivisor`: the divisor of a signed division or remainder that value
+  ranges do not show to be nonzero (or, for a remainder of a dividend that
+  may be MIN, other than -1) is `cute.safe_divisor`, 1 there.
+- `LowerFloorRemainder`: a `mask.floormod` whose divisor's sign value
+  ranges show is C's truncating `cute.rem` where the dividend is >= 0 and
+  the divisor > 0, else `cute.floor_rem` (the correction of that sign); one
+  of either sign stays, and the printers print it with the correction of
+  both signs.
 
 The rewrites run in that order (a sum's negation must still be an `arith`
 negation when the sum is folded, and a negated truncation must still be a
-truncation when it is narrowed). `ExpressionBuilder` holds the forms; the
+truncation when it is narrowed; a floor remainder's sign is read from its
+guarded divisor). `ExpressionBuilder` holds the forms; the
 word builders of `interval-to-cute` extend it.
 """
 
@@ -526,6 +535,78 @@ class WrapNegativeIndex(_RangesPattern):
         rewriter.replace(op, new)
 
 
+def divisor_guard(ranges: ValueRanges, op: Operation) -> cute.SafeDivisorOp | None:
+    """The `cute.safe_divisor` (not yet inserted) that the divisor of an
+    `arith.floordivsi`, `arith.remsi` or `mask.floormod` needs: where value
+    ranges do not exclude 0 (torch raises: any word is right, a packed
+    word's lane-uniform `q // chunk[b]` included) and, for a remainder, -1
+    while the dividend may be MIN (LLVM's srem is UB there; `x mod -1` is 0).
+    None if the division is defined on the whole domain, or its divisor is
+    guarded already."""
+    if not isinstance(op, (arith.FloorDivSIOp, arith.RemSIOp, mask.FloorModOp)):
+        return None
+    x, d = op.operands
+    if isinstance(d.owner, cute.SafeDivisorOp) or not isinstance(d.type, IntegerType):
+        return None
+    if const_evaluate_operand(d) is not None and const_evaluate_operand(x) is not None:
+        return None  # folded by canonicalize; the printer refuses it
+    dr, xr = ranges.of(d), ranges.of(x)
+    zero = dr.lo <= 0 <= dr.hi
+    minus_one = (
+        not isinstance(op, arith.FloorDivSIOp)
+        and dr.lo <= -1 <= dr.hi
+        and xr.lo == Range.of_type(x.type).lo
+    )
+    if not (zero or minus_one):
+        return None
+    return cute.SafeDivisorOp(d, or_minus_one=minus_one)
+
+
+class GuardDivisor(_RangesPattern):
+    """The divisor of a signed division or remainder that may be 0 (or -1
+    by MIN) -> its `cute.safe_divisor` (`divisor_guard`): the printers
+    print every division as it stands."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        guard = divisor_guard(self.ranges, op)
+        if guard is None:
+            return
+        guard.result.name_hint = "divisor"  # a module binds it, as it did before the IR held it
+        rewriter.insert(guard, InsertPoint.before(op))
+        op.operands[1] = guard.result
+        rewriter.notify_op_modified(op)
+
+
+def divisor_sign(ranges: ValueRanges, op: Operation) -> int | None:
+    """For a `mask.floormod` of i32 or i64: 1 where value ranges show its
+    divisor > 0, -1 where they show it < 0, else (or for another op) None."""
+    if not isinstance(op, mask.FloorModOp) or op.result.type not in (i32, i64):
+        return None
+    d = ranges.of(op.rhs)
+    return 1 if d.lo > 0 else -1 if d.hi < 0 else None
+
+
+class LowerFloorRemainder(_RangesPattern):
+    """A `mask.floormod` whose divisor's sign value ranges show (`divisor_sign`,
+    read after `GuardDivisor`) -> C's truncating `cute.rem` where the
+    dividend is >= 0 and the divisor > 0, else `cute.floor_rem` (the
+    truncated remainder with the floor's sign correction). One of either
+    sign stays: the printers print `mask.floormod` with the correction of
+    both signs."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        sign = divisor_sign(self.ranges, op)
+        if sign is None:
+            return
+        assert isinstance(op, mask.FloorModOp)
+        if sign > 0 and self.ranges.of(op.lhs).lo >= 0:
+            new = cute.RemOp(op.lhs, op.rhs)
+        else:
+            new = cute.FloorRemOp(op.lhs, op.rhs, negative=sign < 0)
+        rewriter.insert(new, InsertPoint.before(op))
+        self.replace(rewriter, op, new.result)
+
+
 #: The rewrites, in the order they run (see the module doc).
 EXPRESSION_PATTERNS: tuple[type[_RangesPattern], ...] = (
     FoldNegationIntoSum,
@@ -533,6 +614,8 @@ EXPRESSION_PATTERNS: tuple[type[_RangesPattern], ...] = (
     NarrowTruncatedDifference,
     UnsignedDivision,
     WrapNegativeIndex,
+    GuardDivisor,
+    LowerFloorRemainder,
 )
 
 
@@ -544,6 +627,8 @@ def needs_expression_lowering(func: mask.FuncOp) -> bool:
         or (isinstance(op, arith.TruncIOp) and op.input.type == i64 and op.result.type == i32)
         or unsigned_division_kind(ranges, op) is not None
         or loads_negative_index(ranges, op)
+        or divisor_guard(ranges, op) is not None
+        or divisor_sign(ranges, op) is not None
         for op in func.body.block.ops
     )
 

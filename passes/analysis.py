@@ -348,6 +348,21 @@ def _wrap_index(self: ValueRanges, op: Operation) -> Range | None:
     return Range(min(r.lo + n, 0), max(r.hi, n - 1))
 
 
+def _safe_divisor(self: ValueRanges, op: Operation) -> Range | None:
+    """`cute.safe_divisor`: the replaced values (0, maybe -1) left out of the
+    ends, 1 in the range where one of them was in it."""
+    assert isinstance(op, cute.SafeDivisorOp)
+    r, bad = self.of(op.divisor), op.replaced
+    lo, hi = r.lo, r.hi
+    while lo <= hi and lo in bad:
+        lo += 1
+    while hi >= lo and hi in bad:
+        hi -= 1
+    if any(r.lo <= x <= r.hi for x in bad):
+        return Range(1, 1) if lo > hi else Range(min(lo, 1), max(hi, 1))
+    return r
+
+
 #: The range rule of each op class (`ValueRanges._exact`): the exact result's
 #: range from the operands' ranges. Classes are looked up by exact type, then
 #: through their bases (`_exact_rule`), as isinstance would.
@@ -384,6 +399,9 @@ _EXACT_RULES = {
     cute.ToI32Op: lambda self, op: self.of(op.operands[0]),
     cute.ClampedSubOp: _clamped_sub,
     cute.WrapIndexOp: _wrap_index,
+    cute.SafeDivisorOp: _safe_divisor,
+    cute.FloorRemOp: _binary(_floormod_range),
+    cute.RemOp: _signed(_binary(_remsi_range)),
     cute.ConstantOp: _signed(lambda self, op: Range.exact(op.value_int)),
 }
 _EXACT: dict[type, object] = dict(_EXACT_RULES)

@@ -1774,8 +1774,8 @@ def legalize_overflow(
         ranges = LinearForms.build(func).ranges
     exts: dict[SSAValue, SSAValue] = {}
     for op in _slice(word):
-        # A division whose divisor may be zero is printed with the divisor
-        # replaced by 1 where it is 0 (`safe_divisor` in lowering/cute.py):
+        # A division whose divisor may be zero gets the divisor replaced by 1
+        # where it is 0 (interval-to-cute's `GuardDivisor`, cute.safe_divisor):
         # torch raises there, so any word is right, and the code has no UB.
         if not ranges.may_wrap(op) or isinstance(op, (arith.ShLIOp, arith.TruncIOp)):
             # A `<<` drops the bits shifted out (no nsw), like torch; a

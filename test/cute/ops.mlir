@@ -95,6 +95,30 @@ mask.func @words window {
 // GENERIC: "cute.or"(%{{.*}}, %{{.*}}) : (ui32, ui32) -> ui32
 // GENERIC: "cute.lanes"(%{{.*}}) : (ui32) -> !interval.set
 
+mask.func @divisions window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %t : tensor<4xi64>):
+  %d = arith.subi %q, %kv : i32
+  %x = mask.load %t[%b] : tensor<4xi64>[i32] -> i64
+  %sd = cute.safe_divisor %d : i32
+  %sx = cute.safe_divisor %x or_minus_one : i64
+  %m = cute.floor_rem %q, %sd : i32
+  %n = cute.floor_rem %x, %sx negative : i64
+  %n32 = arith.trunci %n : i64 to i32
+  %y = arith.xori %m, %n32 : i32
+  mask.yield %y : i32
+}
+
+// CHECK-LABEL: mask.func @divisions window {
+// CHECK:         %[[SD:.*]] = cute.safe_divisor %{{.*}} : i32
+// CHECK-NEXT:    %[[SX:.*]] = cute.safe_divisor %{{.*}} or_minus_one : i64
+// CHECK-NEXT:    %{{.*}} = cute.floor_rem %q, %[[SD]] : i32
+// CHECK-NEXT:    %{{.*}} = cute.floor_rem %{{.*}}, %[[SX]] negative : i64
+
+// GENERIC: "cute.safe_divisor"(%{{.*}}) : (i32) -> i32
+// GENERIC: "cute.safe_divisor"(%{{.*}}) <{or_minus_one}> : (i64) -> i64
+// GENERIC: "cute.floor_rem"(%{{.*}}, %{{.*}}) : (i32, i32) -> i32
+// GENERIC: "cute.floor_rem"(%{{.*}}, %{{.*}}) <{negative}> : (i64, i64) -> i64
+
 mask.func @clamped window {
 ^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %t : tensor<4xi64>):
   %d = arith.subi %q, %kv : i32

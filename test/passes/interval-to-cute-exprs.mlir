@@ -23,7 +23,7 @@ mask.func @sum_with_negation window {
 // CHECK-NEXT:  %[[S:.*]] = cute.sub %q, %[[X]] : i32
 // CHECK-NEXT:  mask.yield %[[S]] : i32
 
-// PY-LABEL:    def mask_mod(
+// PY-LABEL:    maskopt: mask.func @sum_with_negation,
 // PY:          s = (q - x)
 
 // -----
@@ -41,7 +41,7 @@ mask.func @pushed window {
 // CHECK:       %[[N:n[_0-9]*]] = cute.sub %kv, %q : i32
 // CHECK-NEXT:  mask.yield %[[N]] : i32
 
-// PY-LABEL:    def mask_mod(
+// PY-LABEL:    maskopt: mask.func @pushed,
 // PY:          n = (kv - q)
 
 // -----
@@ -60,7 +60,7 @@ mask.func @wrapping window {
 // CHECK-NEXT:  %[[N:n[_0-9]*]] = cute.neg_i32 %[[W]]
 // CHECK-NEXT:  mask.yield %[[N]] : i32
 
-// PY-LABEL:    def mask_mod(
+// PY-LABEL:    maskopt: mask.func @wrapping,
 // PY:          n = neg_i32(w)
 
 // -----
@@ -90,7 +90,7 @@ mask.func @clamped window {
 // CHECK-NEXT:  %[[R:r[_0-9]*]] = cute.clamped_sub %[[A]], %[[W]] lo 0 hi 32 : i32
 // CHECK-NEXT:  mask.yield %[[R]] : i32
 
-// PY-LABEL:    def mask_mod(
+// PY-LABEL:    maskopt: mask.func @clamped,
 // PY:          a = (q - kv)
 // PY-NEXT:     r = (a - min(max(w, (a - cutlass.Int32(32))), a))
 
@@ -118,7 +118,7 @@ mask.func @one_sided window {
 // CHECK-NEXT:  %[[R:r[_0-9]*]] = cute.clamped_sub %[[A]], %[[W]] lo 0 : i32
 // CHECK-NEXT:  mask.yield %[[R]] : i32
 
-// PY-LABEL:    def mask_mod(
+// PY-LABEL:    maskopt: mask.func @one_sided,
 // PY:          a = (q - kv)
 // PY-NEXT:     r = (a - min(w, a))
 
@@ -149,7 +149,7 @@ mask.func @wide window {
 // CHECK:       %[[R:r[_0-9]*]] = cute.clamped_sub %[[S]], %kv lo 0 hi 32 : i64
 // CHECK-NEXT:  mask.yield %[[R]] : i32
 
-// PY-LABEL:    def mask_mod(
+// PY-LABEL:    maskopt: mask.func @wide,
 // PY:          wide = cutlass.Int64(kv)
 // PY-NEXT:     r = cutlass.Int32(min(max(s, wide), (wide + cutlass.Int64(32))) - wide)
 
@@ -180,7 +180,7 @@ mask.func @unsigned_division window {
 // CHECK-NOT:   mask.floormod
 // CHECK:       mask.yield
 
-// PY-LABEL:    def mask_mod(
+// PY-LABEL:    maskopt: mask.func @unsigned_division,
 // PY:          qb = cutlass.Int32(cutlass.Uint32(q) // cutlass.Uint32(96))
 // PY:          cutlass.Int32(cutlass.Uint32(kv) % cutlass.Uint32(d))
 
@@ -228,6 +228,85 @@ mask.func @negative_index window {
 // CHECK-NOT:   cute.wrap_index
 // CHECK:       mask.yield
 
-// PY-LABEL:    def mask_mod(
+// PY-LABEL:    maskopt: mask.func @negative_index,
 // PY:          d = aux_tensors[0][q]
 // PY-NEXT:     s = aux_tensors[1][(d + cutlass.Int32(5) if d < cutlass.Int32(0) else d), cutlass.Int32(2)]
+
+// -----
+
+// GuardDivisor: a divisor that may be 0 becomes cute.safe_divisor (1 there:
+// torch raises, so any word is right), and a remainder's divisor that may be
+// -1 while the dividend may be MIN also replaces -1 (LLVM's srem is UB
+// there; x mod -1 is 0). A divisor that is never 0 stays as it is.
+mask.func @guarded_divisor window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %t : tensor<4xi32>, %u : tensor<4xi32>):
+  %c7 = arith.constant 7 : i32
+  %w = mask.load %t[%h] : tensor<4xi32>[i32] -> i32
+  %x = mask.load %u[%h] : tensor<4xi32>[i32] -> i32
+  %qw = arith.floordivsi %q, %w : i32
+  %r = arith.remsi %x, %w : i32
+  %s = arith.floordivsi %x, %c7 : i32
+  %y = arith.xori %qw, %r : i32
+  %z = arith.xori %y, %s : i32
+  mask.yield %z : i32
+}
+
+// CHECK-LABEL: mask.func @guarded_divisor
+// CHECK:       %[[W:.*]] = mask.load %t[%h] : tensor<4xi32>[i32] -> i32
+// CHECK:       %[[D:.*]] = cute.safe_divisor %[[W]] : i32
+// CHECK-NEXT:  %{{.*}} = arith.floordivsi %q, %[[D]] : i32
+// CHECK-NEXT:  %[[D1:.*]] = cute.safe_divisor %[[W]] or_minus_one : i32
+// CHECK-NEXT:  %{{.*}} = arith.remsi %{{.*}}, %[[D1]] : i32
+// CHECK-NEXT:  %{{.*}} = arith.floordivsi %{{.*}}, %{{.*}} : i32
+// CHECK-NOT:   cute.safe_divisor
+// CHECK:       mask.yield
+
+// PY-LABEL:    maskopt: mask.func @guarded_divisor,
+// PY:          divisor = (cutlass.Int32(1) if (w == cutlass.Int32(0)) else w)
+// PY-NEXT:     qw = (q // divisor)
+// PY:          divisor_1 = (cutlass.Int32(1) if (w == cutlass.Int32(0)) | (w == cutlass.Int32(-1)) else w)
+// PY-NEXT:     r = (x % divisor_1)
+
+// -----
+
+// LowerFloorRemainder: a floor remainder whose divisor's sign value ranges
+// show is C's truncating cute.rem where the dividend is >= 0 and the divisor
+// > 0, else cute.floor_rem (the truncated remainder and the correction of
+// that sign). One by a divisor of either sign stays mask.floormod.
+mask.func @floor_remainder window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %t : tensor<4xi64>, %u : tensor<4xi32>):
+  %c5 = arith.constant 5 : i64
+  %cm3 = arith.constant -3 : i32
+  %x = mask.load %t[%h] : tensor<4xi64>[i32] -> i64
+  %q64 = arith.extsi %q : i32 to i64
+  %pos = mask.floormod %q64, %c5 : i64
+  %anysign = mask.floormod %x, %c5 : i64
+  %diff = arith.subi %q, %kv : i32
+  %neg = mask.floormod %diff, %cm3 : i32
+  %w = mask.load %u[%h] : tensor<4xi32>[i32] -> i32
+  %both = mask.floormod %diff, %w : i32
+  %r1 = arith.trunci %pos : i64 to i32
+  %r2 = arith.trunci %anysign : i64 to i32
+  %s1 = arith.xori %r1, %r2 : i32
+  %s2 = arith.xori %s1, %neg : i32
+  %s3 = arith.xori %s2, %both : i32
+  mask.yield %s3 : i32
+}
+
+// CHECK-LABEL: mask.func @floor_remainder
+// CHECK:       %[[POS:.*]] = cute.rem %{{.*}}, %{{.*}} : i64
+// CHECK:       %[[ANY:.*]] = cute.floor_rem %[[X:.*]], %{{.*}} : i64
+// CHECK:       %[[NEG:.*]] = cute.floor_rem %{{.*}}, %{{.*}} negative : i32
+// CHECK:       %[[D:.*]] = cute.safe_divisor %{{.*}} : i32
+// CHECK-NEXT:  %{{.*}} = mask.floormod %{{.*}}, %[[D]] : i32
+// CHECK-NOT:   cute.floor_rem
+// CHECK:       mask.yield
+
+// PY-LABEL:    maskopt: mask.func @floor_remainder,
+// PY:          pos = (q64 % cutlass.Int64(5))
+// PY:          rem = (x % cutlass.Int64(5))
+// PY-NEXT:     anysign = (rem + cutlass.Int64(cutlass.select_(rem < cutlass.Int64(0), cutlass.Int64(5), cutlass.Int64(0))))
+// PY:          rem_1 = (diff % cutlass.Int32(-3))
+// PY-NEXT:     neg = (rem_1 + cutlass.Int32(cutlass.select_(rem_1 > cutlass.Int32(0), cutlass.Int32(-3), cutlass.Int32(0))))
+// PY:          rem_2 = (diff % divisor)
+// PY-NEXT:     both = (rem_2 + cutlass.Int32(cutlass.select_((rem_2 != cutlass.Int32(0)) & ((rem_2 < cutlass.Int32(0)) != (divisor < cutlass.Int32(0))), divisor, cutlass.Int32(0))))

@@ -562,5 +562,9 @@ def test_cute_module_is_the_lowered_ir_the_targets_print():
         out = io.StringIO()
         print_cute_module(m, out)
         assert out.getvalue() == r.cute_source
-    unpacked = maskopt.compile_mask(lambda b, h, q, kv: (q * kv) % 7 == 0, name="per_lane")
-    assert not unpacked.packed and unpacked.cute_module is unpacked.module
+    unpacked = maskopt.compile_mask(lambda b, h, q, kv: (q ^ kv) > 1000, name="per_lane")
+    assert not unpacked.packed and unpacked.cute_module is unpacked.module  # nothing to lower
+    # a per-lane floor remainder of a dividend that may be negative: lowered too
+    remainder = maskopt.compile_mask(lambda b, h, q, kv: (q * kv) % 7 == 0, name="per_lane_remainder")
+    assert not remainder.packed and remainder.cute_module is not remainder.module
+    assert "cute.floor_rem" in remainder.cute_ir and "mask.floormod" in remainder.ir

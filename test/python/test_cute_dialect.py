@@ -175,3 +175,94 @@ mask.func @f window {{
     assert wrapped_range(0, 20, 8) == Range(0, 20)
     assert wrapped_range(-3, 2, 8) == Range(0, 7)
     assert wrapped_range(-20, 30, 8) == Range(-12, 30)
+
+
+def test_safe_divisor_replaces_only_undefined_divisors():
+    """`cute.safe_divisor` (interval-to-cute's `GuardDivisor`) is 1 where the
+    divisor is 0 and, with `or_minus_one`, -1; elsewhere the divisor. Its
+    value range leaves the replaced values out of the ends."""
+    from maskopt.passes.analysis import Range, ValueRanges
+
+    body = """
+  %d = arith.subi %q, %kv : i32
+  %g = cute.safe_divisor %d : i32
+  %g1 = cute.safe_divisor %d or_minus_one : i32
+  %p = arith.muli %g, %g1 : i32
+  %w = cute.to_u32 %p : i32"""
+    q = [0, 5, 0, 9, 2**31 - 1, 3]
+    kv = [0, 6, 7, 2, 0, 5]
+
+    def safe(d, bad):
+        return 1 if d in bad else d
+
+    want = [(safe(x - y, (0,)) * safe(x - y, (0, -1))) & M for x, y in zip(q, kv)]
+    assert _words(body, q, kv) == want
+
+    def guarded(lo: int, hi: int, minus_one: bool) -> Range:
+        flag = " or_minus_one" if minus_one else ""
+        module = maskopt.parse_mlir(f"""
+mask.func @f window {{
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %lo = arith.constant {lo} : i32
+  %hi = arith.constant {hi} : i32
+  %d = arith.subi %q, %kv : i32
+  %x = arith.maxsi %d, %lo : i32
+  %y = arith.minsi %x, %hi : i32
+  %g = cute.safe_divisor %y{flag} : i32
+  mask.yield %g : i32
+}}""")
+        func = module.ops.first
+        return ValueRanges(func).of(func.yield_op.value)
+
+    assert guarded(0, 9, False) == Range(1, 9)
+    assert guarded(-1, 9, False) == Range(-1, 9)
+    assert guarded(-1, 9, True) == Range(1, 9)
+    assert guarded(-4, 0, False) == Range(-4, 1)
+    assert guarded(-4, 0, True) == Range(-4, 1)
+    assert guarded(0, 0, False) == Range(1, 1)
+    assert guarded(-1, 0, True) == Range(1, 1)
+    assert guarded(-9, -2, True) == Range(-9, -2)
+
+
+def test_floor_rem_corrects_the_truncated_remainder_by_the_divisor_sign():
+    """`cute.floor_rem` (interval-to-cute's `LowerFloorRemainder`) is Python's
+    floor remainder for a divisor of the sign it states, from C's
+    truncating one."""
+    body = """
+  %c5 = arith.constant 5 : i32
+  %cm3 = arith.constant -3 : i32
+  %d = arith.subi %q, %kv : i32
+  %p = cute.floor_rem %d, %c5 : i32
+  %n = cute.floor_rem %d, %cm3 negative : i32
+  %c16 = arith.constant 16 : i32
+  %hi = arith.shli %n, %c16 : i32
+  %x = arith.xori %p, %hi : i32
+  %w = cute.to_u32 %x : i32"""
+    q = [0, 7, 0, 3, 2**31 - 1, 10, 0]
+    kv = [0, 0, 7, 10, 0, 10, 2**31 - 32]
+    want = [(((x - y) % 5) ^ (((x - y) % -3) << 16)) & M for x, y in zip(q, kv)]
+    assert _words(body, q, kv) == want
+
+
+def test_lowered_floor_remainders_and_guarded_divisors_match_torch():
+    """A mask of floor remainders by a negative constant and by an aux value
+    of either sign (guarded, kept a `mask.floormod`): the compiled module's
+    words are eager torch's."""
+    import torch
+
+    w = torch.tensor([0, -1, 3, -7, 5], dtype=torch.int32)
+
+    def mask_mod(b, h, q_idx, kv_idx):
+        return ((q_idx - kv_idx) % -3 == -1) | ((kv_idx % w[h]) == 1)
+
+    r = maskopt.compile_mask(mask_mod)
+    ir = str(r.cute_module)
+    assert "cute.floor_rem" in ir and "negative" in ir and "cute.safe_divisor" in ir and "mask.floormod" in ir
+    points = [(0, h, q, kv) for h in (1, 2, 3, 4) for q in (0, 31, 100, 2**31 - 1) for kv in (0, 64, 96, 2**31 - 32)]
+    b, hh, qq, kk = (torch.tensor(c, dtype=torch.int32) for c in zip(*points))
+    words = r.emulate().keep_words(b, hh, qq, kk)
+    want = []
+    for _, h, q, kv in points:
+        idx = [torch.tensor(x, dtype=torch.int32) for x in (0, h, q)]
+        want.append(sum(1 << lane for lane in range(32) if bool(mask_mod(*idx, torch.tensor(kv + lane, dtype=torch.int32)))))
+    assert words.tolist() == want
