@@ -576,3 +576,24 @@ mask.func @cmpi_of_extended_constants {
 // CHECK-NEXT:    %[[T:.*]] = arith.constant true
 // CHECK-NEXT:    mask.yield %[[T]] : i1
 // CHECK-NEXT:  }
+
+// A min/max (and a division, a shift) of an extended constant folds too:
+// `min((q - q).to(torch.int64), 0) == -277` is false before it reaches a
+// select that the drop-in would print with a Python-constant condition
+// (fuzz seed 84, mask 1840).
+mask.func @min_of_extended_constant {
+^bb0(%b: i32, %h: i32, %q: i32, %kv: i32):
+  %z = arith.constant 0 : i32
+  %e = arith.extsi %z : i32 to i64
+  %z64 = arith.constant 0 : i64
+  %m = arith.minsi %e, %z64 : i64
+  %c = arith.constant -277 : i64
+  %x = arith.cmpi eq, %m, %c : i64
+  mask.yield %x : i1
+}
+
+// CHECK-LABEL: mask.func @min_of_extended_constant {
+// CHECK-NEXT:  ^bb0(%{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i32):
+// CHECK-NEXT:    %[[F:.*]] = arith.constant false
+// CHECK-NEXT:    mask.yield %[[F]] : i1
+// CHECK-NEXT:  }
