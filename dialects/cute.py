@@ -632,6 +632,96 @@ class ClampedSubOp(IRDLOperation):
             raise VerifyException("cute.clamped_sub of an i64 lhs needs both bounds")
 
 
+class _WrappingOp(IRDLOperation):
+    """An i32 or i64 `+`, `-`, `*` or `//` whose exact result may leave its
+    type: it wraps like torch's (two's complement). An i32 one is computed in
+    Int64 and truncated, `cutlass.Int32(cutlass.Int64(lhs) + cutlass.Int64(rhs))`;
+    an i64 one (per-lane code only) in Uint64, which is modular,
+    `cutlass.Int64(cutlass.Uint64(lhs) + cutlass.Uint64(rhs))`, and an i64
+    `//` wraps only at MIN // -1, printed as `0 - MIN` there. `interval-to-cute`
+    builds them from the `arith` ops that value ranges do not show to stay in
+    their type."""
+
+    SYMBOL: ClassVar[str]
+
+    T: ClassVar = VarConstraint("T", EqAttrConstraint(IntegerType(32)) | EqAttrConstraint(IntegerType(64)))
+    lhs = operand_def(T)
+    rhs = operand_def(T)
+    result = result_def(T)
+
+    traits = traits_def(Pure())
+
+    assembly_format = "$lhs `,` $rhs attr-dict `:` type($result)"
+
+    def __init__(self, lhs: SSAValue, rhs: SSAValue):
+        super().__init__(operands=[lhs, rhs], result_types=[lhs.type])
+
+
+@irdl_op_definition
+class AddWrapOp(_WrappingOp):
+    """
+    `lhs + rhs`, wrapping like torch's.
+
+    Example:
+
+    ```mlir
+    %s = cute.add_wrap %a, %b : i32
+    ```
+    """
+
+    name = "cute.add_wrap"
+    SYMBOL: ClassVar[str] = "+"
+
+
+@irdl_op_definition
+class SubWrapOp(_WrappingOp):
+    """
+    `lhs - rhs`, wrapping like torch's.
+
+    Example:
+
+    ```mlir
+    %d = cute.sub_wrap %a, %b : i64
+    ```
+    """
+
+    name = "cute.sub_wrap"
+    SYMBOL: ClassVar[str] = "-"
+
+
+@irdl_op_definition
+class MulWrapOp(_WrappingOp):
+    """
+    `lhs * rhs`, wrapping like torch's.
+
+    Example:
+
+    ```mlir
+    %p = cute.mul_wrap %a, %b : i32
+    ```
+    """
+
+    name = "cute.mul_wrap"
+    SYMBOL: ClassVar[str] = "*"
+
+
+@irdl_op_definition
+class FloorDivWrapOp(_WrappingOp):
+    """
+    `lhs // rhs` (floor), MIN // -1 wrapping to MIN like torch's; the
+    divisor is never 0 (`cute.safe_divisor`).
+
+    Example:
+
+    ```mlir
+    %q = cute.floordiv_wrap %a, %b : i32
+    ```
+    """
+
+    name = "cute.floordiv_wrap"
+    SYMBOL: ClassVar[str] = "//"
+
+
 @irdl_op_definition
 class FloorRemOp(IRDLOperation):
     """
@@ -812,6 +902,10 @@ Cute = Dialect(
         LtOp,
         GeOp,
         SelectOp,
+        AddWrapOp,
+        SubWrapOp,
+        MulWrapOp,
+        FloorDivWrapOp,
         FloorRemOp,
         SafeDivisorOp,
         WrapIndexOp,

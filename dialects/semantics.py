@@ -454,6 +454,26 @@ class CuteSemantics(InterpreterFunctions):
     def run_select(self, interpreter, op, args):
         return (torch.where(args[0], args[1], args[2]),)
 
+    @impl(cute.AddWrapOp)
+    def run_add_wrap(self, interpreter, op, args):
+        return (_value(_int(args[0]) + _int(args[1]), op.result.type),)
+
+    @impl(cute.SubWrapOp)
+    def run_sub_wrap(self, interpreter, op, args):
+        return (_value(_int(args[0]) - _int(args[1]), op.result.type),)
+
+    @impl(cute.MulWrapOp)
+    def run_mul_wrap(self, interpreter, op, args):
+        # int64 tensors multiply modulo 2^64, which an i32 product never leaves
+        return (_value(_int(args[0]) * _int(args[1]), op.result.type),)
+
+    @impl(cute.FloorDivWrapOp)
+    def run_floordiv_wrap(self, interpreter, op, args):
+        x, d = _int(args[0]), _int(args[1])
+        minus_one = d == -1
+        q = torch.div(x, torch.where(minus_one, torch.ones_like(d), d), rounding_mode="floor")
+        return (_value(torch.where(minus_one, 0 - x, q), op.result.type),)
+
     @impl(cute.FloorRemOp)
     def run_floor_rem(self, interpreter, op: cute.FloorRemOp, args):
         x, d = _int(args[0]), _int(args[1])

@@ -95,8 +95,6 @@ from maskopt.lowering.cute_expressions import (
 )
 from maskopt.lowering.interval_to_cute import lower_to_cute
 from maskopt.passes.analysis import (
-    WIDENABLE_OPS,
-    WRAPPING_ARITH_OPS,
     ValueRanges,
     lane_dependent_values,
     recursion_room,
@@ -306,6 +304,8 @@ class _CuteOpPrinter:
                 return f"cutlass.Int32({e(op.input)})"
             case cute.FloorRemOp():
                 return self.floormod(op)
+            case cute.AddWrapOp() | cute.SubWrapOp() | cute.MulWrapOp() | cute.FloorDivWrapOp():
+                return self.wrapping(op)
             case cute.SafeDivisorOp():
                 d, t = e(op.divisor), ctype(op.result.type)
                 bad = " | ".join(f"({d} == {t}({x}))" for x in op.replaced)
@@ -319,6 +319,20 @@ class _CuteOpPrinter:
                 return e(op.word)
             case _:
                 raise CuteEmitError(f"cannot print {op.name} as CuTe code")
+
+    def wrapping(self, op: cute.AddWrapOp) -> str:
+        """A `+`, `-`, `*` or `//` that wraps like torch's (`cute.add_wrap`,
+        ...): an i32 one computed in Int64 and truncated; an i64 one in
+        Uint64, which is modular (arith.addi/subi/muli without overflow
+        flags), and an i64 `//`, which wraps only at MIN // -1 (to MIN), as
+        `0 - MIN` there."""
+        a, b, sym = self.expr(op.lhs), self.expr(op.rhs), op.SYMBOL
+        if op.result.type == i32:
+            return f"cutlass.Int32(cutlass.Int64({a}) {sym} cutlass.Int64({b}))"
+        if not isinstance(op, cute.FloorDivWrapOp):
+            return f"cutlass.Int64(cutlass.Uint64({a}) {sym} cutlass.Uint64({b}))"
+        neg = f"cutlass.Int64(cutlass.Uint64(0) - cutlass.Uint64({a}))"
+        return f"({neg} if {b} == cutlass.Int64(-1) else ({a} // {b}))"
 
     def clamped_sub(self, op: cute.ClampedSubOp) -> str:
         """`cute.clamped_sub` in the form its op doc gives (`lhs`, read
@@ -614,18 +628,8 @@ class _FunctionPrinter(_CuteOpPrinter, _DivisionPrinter):
         if isinstance(op, arith.ShLIOp):
             return f"({a} {sym} {b})"  # shl without nsw: the bits shifted out are dropped
         if self.ranges.may_wrap(op):
-            if isinstance(op, WIDENABLE_OPS) and t == i32:
-                return f"cutlass.Int32(cutlass.Int64({a}) {sym} cutlass.Int64({b}))"
-            if not self.func.is_packed and isinstance(op, WRAPPING_ARITH_OPS):
-                # Per-lane code evaluates the user's predicate as written: an
-                # i64 +, -, * that may wrap is computed in Uint64 (modular;
-                # arith.addi/subi/muli without overflow flags), which wraps
-                # exactly like torch's int64.
-                return f"cutlass.Int64(cutlass.Uint64({a}) {sym} cutlass.Uint64({b}))"
-            if not self.func.is_packed and isinstance(op, arith.FloorDivSIOp):
-                # Only MIN // -1 wraps (to MIN, like torch): print it as 0 - MIN.
-                neg = f"cutlass.Int64(cutlass.Uint64(0) - cutlass.Uint64({a}))"
-                return f"({neg} if {b} == {ctype(t)}(-1) else ({a} // {b}))"
+            # interval-to-cute's `LowerWrappingArithmetic` has made every op
+            # that it can print wrapping a `cute` op: this one it cannot.
             raise CuteEmitError(
                 f"{op.name} may overflow {t} on the mask domain; it cannot be printed"
             )

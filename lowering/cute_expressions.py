@@ -1,10 +1,10 @@
 """
 The expression forms of `interval-to-cute`: negations, sums with a
 negation, narrowed differences, unsigned divisions, wrapped aux indices,
-guarded divisors and floor remainders, chosen in the IR.
+guarded divisors, floor remainders and wrapping arithmetic, chosen in the IR.
 
 After the word of every run is built (`maskopt.lowering.interval_to_cute`),
-seven rewrites turn the `arith` shapes that the CuTe DSL cannot print as
+eight rewrites turn the `arith` shapes that the CuTe DSL cannot print as
 written into `cute` ops, or into cheaper `arith` ops where value ranges
 allow, so that the printers print each op as it stands and
 `--print-ir-after-all` and FileCheck (test/passes/interval-to-cute-exprs.mlir)
@@ -40,6 +40,11 @@ show the choice:
   the divisor > 0, else `cute.floor_rem` (the correction of that sign); one
   of either sign stays, and the printers print it with the correction of
   both signs.
+- `LowerWrappingArithmetic`: an i32 `+`, `-`, `*` or `//` whose exact
+  result value ranges do not keep in i32 (and an i64 one in per-lane code)
+  is `cute.add_wrap`, `cute.sub_wrap`, `cute.mul_wrap` or
+  `cute.floordiv_wrap`, which wrap like torch's; the printers print every
+  `arith` op as a plain expression and refuse one that may still wrap.
 
 The rewrites run in that order (a sum's negation must still be an `arith`
 negation when the sum is folded, and a negated truncation must still be a
@@ -607,6 +612,51 @@ class LowerFloorRemainder(_RangesPattern):
         self.replace(rewriter, op, new.result)
 
 
+#: The op that computes each arith op as torch does where it may wrap.
+_WRAPPING = {
+    arith.AddiOp: cute.AddWrapOp,
+    arith.SubiOp: cute.SubWrapOp,
+    arith.MuliOp: cute.MulWrapOp,
+    arith.FloorDivSIOp: cute.FloorDivWrapOp,
+}
+
+
+def wrapping_kind(ranges: ValueRanges, func: mask.FuncOp, op: Operation) -> type[cute.AddWrapOp] | None:
+    """The `cute` op (`cute.add_wrap`, ...) that an i32 `+`, `-`, `*` or `//`
+    whose exact result value ranges do not keep in i32 is, or an i64 one in
+    per-lane code (which evaluates the user's predicate as written); else
+    None. A packed function's i64 op that may wrap stays: the printers
+    refuse it (the packing passes never build one)."""
+    kind = _WRAPPING.get(type(op))
+    if kind is None or op.results[0].type not in (i32, i64):
+        return None
+    if op.results[0].type == i64 and func.is_packed:
+        return None
+    lhs, rhs = op.operands
+    if const_evaluate_operand(lhs) is not None and const_evaluate_operand(rhs) is not None:
+        return None  # folded by canonicalize; the printer refuses it
+    if negated_operand(ranges, op) is not None or not ranges.may_wrap(op):
+        return None
+    return kind
+
+
+@dataclass
+class LowerWrappingArithmetic(_RangesPattern):
+    """An `arith` `+`, `-`, `*` or `//` that may wrap -> its `cute` op of
+    torch's wrapping (`wrapping_kind`): the printers print every `arith`
+    op as a plain, non-wrapping expression."""
+
+    func: mask.FuncOp
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        kind = wrapping_kind(self.ranges, self.func, op)
+        if kind is None:
+            return
+        new = kind(op.operands[0], op.operands[1])
+        rewriter.insert(new, InsertPoint.before(op))
+        self.replace(rewriter, op, new.result)
+
+
 #: The rewrites, in the order they run (see the module doc).
 EXPRESSION_PATTERNS: tuple[type[_RangesPattern], ...] = (
     FoldNegationIntoSum,
@@ -616,6 +666,7 @@ EXPRESSION_PATTERNS: tuple[type[_RangesPattern], ...] = (
     WrapNegativeIndex,
     GuardDivisor,
     LowerFloorRemainder,
+    LowerWrappingArithmetic,
 )
 
 
@@ -629,6 +680,7 @@ def needs_expression_lowering(func: mask.FuncOp) -> bool:
         or loads_negative_index(ranges, op)
         or divisor_guard(ranges, op) is not None
         or divisor_sign(ranges, op) is not None
+        or wrapping_kind(ranges, func, op) is not None
         for op in func.body.block.ops
     )
 
@@ -641,7 +693,8 @@ def lower_expressions(func: mask.FuncOp) -> None:
             if isinstance(r.type, IntegerType):
                 ranges.of(r)
     for pattern in EXPRESSION_PATTERNS:
+        rewrite = pattern(ranges, func) if pattern is LowerWrappingArithmetic else pattern(ranges)
         PatternRewriteWalker(
-            GreedyRewritePatternApplier([pattern(ranges)]),
+            GreedyRewritePatternApplier([rewrite]),
             apply_recursively=False,
         ).rewrite_region(func.body)

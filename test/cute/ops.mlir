@@ -103,8 +103,14 @@ mask.func @divisions window {
   %sx = cute.safe_divisor %x or_minus_one : i64
   %m = cute.floor_rem %q, %sd : i32
   %n = cute.floor_rem %x, %sx negative : i64
-  %n32 = arith.trunci %n : i64 to i32
-  %y = arith.xori %m, %n32 : i32
+  %a = cute.add_wrap %q, %kv : i32
+  %s = cute.sub_wrap %x, %sx : i64
+  %p = cute.mul_wrap %a, %d : i32
+  %f = cute.floordiv_wrap %s, %sx : i64
+  %n2 = arith.xori %n, %f : i64
+  %n32 = arith.trunci %n2 : i64 to i32
+  %y0 = arith.xori %m, %n32 : i32
+  %y = arith.xori %y0, %p : i32
   mask.yield %y : i32
 }
 
@@ -113,11 +119,19 @@ mask.func @divisions window {
 // CHECK-NEXT:    %[[SX:.*]] = cute.safe_divisor %{{.*}} or_minus_one : i64
 // CHECK-NEXT:    %{{.*}} = cute.floor_rem %q, %[[SD]] : i32
 // CHECK-NEXT:    %{{.*}} = cute.floor_rem %{{.*}}, %[[SX]] negative : i64
+// CHECK-NEXT:    %[[A:.*]] = cute.add_wrap %q, %kv : i32
+// CHECK-NEXT:    %[[S:.*]] = cute.sub_wrap %{{.*}}, %[[SX]] : i64
+// CHECK-NEXT:    %{{.*}} = cute.mul_wrap %[[A]], %{{.*}} : i32
+// CHECK-NEXT:    %{{.*}} = cute.floordiv_wrap %[[S]], %[[SX]] : i64
 
 // GENERIC: "cute.safe_divisor"(%{{.*}}) : (i32) -> i32
 // GENERIC: "cute.safe_divisor"(%{{.*}}) <{or_minus_one}> : (i64) -> i64
 // GENERIC: "cute.floor_rem"(%{{.*}}, %{{.*}}) : (i32, i32) -> i32
 // GENERIC: "cute.floor_rem"(%{{.*}}, %{{.*}}) <{negative}> : (i64, i64) -> i64
+// GENERIC: "cute.add_wrap"(%{{.*}}, %{{.*}}) : (i32, i32) -> i32
+// GENERIC: "cute.sub_wrap"(%{{.*}}, %{{.*}}) : (i64, i64) -> i64
+// GENERIC: "cute.mul_wrap"(%{{.*}}, %{{.*}}) : (i32, i32) -> i32
+// GENERIC: "cute.floordiv_wrap"(%{{.*}}, %{{.*}}) : (i64, i64) -> i64
 
 mask.func @clamped window {
 ^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %t : tensor<4xi64>):

@@ -310,3 +310,47 @@ mask.func @floor_remainder window {
 // PY-NEXT:     neg = (rem_1 + cutlass.Int32(cutlass.select_(rem_1 > cutlass.Int32(0), cutlass.Int32(-3), cutlass.Int32(0))))
 // PY:          rem_2 = (diff % divisor)
 // PY-NEXT:     both = (rem_2 + cutlass.Int32(cutlass.select_((rem_2 != cutlass.Int32(0)) & ((rem_2 < cutlass.Int32(0)) != (divisor < cutlass.Int32(0))), divisor, cutlass.Int32(0))))
+
+// -----
+
+// LowerWrappingArithmetic: an i32 +, -, *, // whose exact result value ranges
+// do not keep in i32 wraps as torch's does (cute.add_wrap, ...: computed in
+// Int64 and truncated), and so does an i64 one in per-lane code (in Uint64);
+// one that stays in its type is left as it is.
+mask.func @wrapping_arith {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %t : tensor<4xi64>, %u : tensor<4xi32>):
+  %c7 = arith.constant 7 : i32
+  %x = mask.load %t[%h] : tensor<4xi64>[i32] -> i64
+  %kv64 = arith.extsi %kv : i32 to i64
+  %d = arith.subi %x, %kv64 : i64
+  %p = arith.muli %q, %kv : i32
+  %s = arith.addi %q, %kv : i32
+  %n = arith.subi %q, %kv : i32
+  %w = mask.load %u[%h] : tensor<4xi32>[i32] -> i32
+  %f = arith.floordivsi %w, %n : i32
+  %g = arith.floordivsi %p, %c7 : i32
+  %d32 = arith.trunci %d : i64 to i32
+  %y = arith.xori %d32, %s : i32
+  %z = arith.xori %y, %f : i32
+  %v = arith.xori %z, %g : i32
+  %keep = arith.cmpi slt, %v, %q : i32
+  mask.yield %keep : i1
+}
+
+// CHECK-LABEL: mask.func @wrapping_arith
+// CHECK:       %[[D:.*]] = cute.sub_wrap %x, %kv64 : i64
+// CHECK-NEXT:  %[[P:.*]] = cute.mul_wrap %q, %kv : i32
+// CHECK-NEXT:  %[[S:.*]] = cute.add_wrap %q, %kv : i32
+// CHECK-NEXT:  %[[N:.*]] = arith.subi %q, %kv : i32
+// CHECK:       %[[G:.*]] = cute.safe_divisor %[[N]] : i32
+// CHECK-NEXT:  %{{.*}} = cute.floordiv_wrap %w, %[[G]] : i32
+// CHECK-NEXT:  %{{.*}} = arith.floordivsi %[[P]], %c7 : i32
+// CHECK-NOT:   _wrap
+// CHECK:       mask.yield
+
+// PY-LABEL:    maskopt: mask.func @wrapping_arith,
+// PY:          d = cutlass.Int64(cutlass.Uint64(x) - cutlass.Uint64(kv64))
+// PY:          s = cutlass.Int32(cutlass.Int64(q) + cutlass.Int64(kv_idx[lane]))
+// PY:          f = cutlass.Int32(cutlass.Int64(w) // cutlass.Int64(divisor))
+// PY:          p = cutlass.Int32(cutlass.Int64(q) * cutlass.Int64(kv_idx[lane]))
+// PY-NEXT:     g = (p // cutlass.Int32(7))

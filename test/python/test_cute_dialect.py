@@ -266,3 +266,48 @@ def test_lowered_floor_remainders_and_guarded_divisors_match_torch():
         idx = [torch.tensor(x, dtype=torch.int32) for x in (0, h, q)]
         want.append(sum(1 << lane for lane in range(32) if bool(mask_mod(*idx, torch.tensor(kv + lane, dtype=torch.int32)))))
     assert words.tolist() == want
+
+
+def test_wrapping_ops_wrap_like_torch():
+    """`cute.add_wrap`, `sub_wrap`, `mul_wrap` and `floordiv_wrap`
+    (interval-to-cute's `LowerWrappingArithmetic`) give torch's int32 and
+    int64 results where the exact one leaves the type, MIN // -1 included."""
+    import torch
+
+    q = [2**31 - 1, 2**31 - 1, 0, 5, 2**31 - 32, 123456]
+    kv = [2**31 - 1, 1, 0, 7, 2**31 - 32, 98765]
+    body = """
+  %a = cute.add_wrap %q, %kv : i32
+  %p = cute.mul_wrap %q, %kv : i32
+  %min = arith.constant -2147483648 : i32
+  %m1 = arith.constant -1 : i32
+  %sb = cute.sub_wrap %min, %kv : i32
+  %f = cute.floordiv_wrap %min, %m1 : i32
+  %q64 = arith.extsi %q : i32 to i64
+  %kv64 = arith.extsi %kv : i32 to i64
+  %big = arith.constant 4611686018427387904 : i64
+  %qb = arith.muli %q64, %big : i64
+  %pw = cute.mul_wrap %qb, %kv64 : i64
+  %lo = arith.constant -9223372036854775808 : i64
+  %mm1 = arith.constant -1 : i64
+  %fw = cute.floordiv_wrap %lo, %mm1 : i64
+  %fw2 = cute.floordiv_wrap %pw, %big : i64
+  %x0 = arith.xori %pw, %fw : i64
+  %x1 = arith.xori %x0, %fw2 : i64
+  %x32 = arith.trunci %x1 : i64 to i32
+  %y0 = arith.xori %a, %p : i32
+  %y1 = arith.xori %y0, %sb : i32
+  %y2 = arith.xori %y1, %f : i32
+  %y = arith.xori %y2, %x32 : i32
+  %w = cute.to_u32 %y : i32"""
+    i32, i64 = torch.int32, torch.int64
+    want = []
+    for x, y in zip(q, kv):
+        tq, tk = torch.tensor(x, dtype=i32), torch.tensor(y, dtype=i32)
+        mn = torch.tensor(-(2**31), dtype=i32)
+        r32 = (tq + tk) ^ (tq * tk) ^ (mn - tk) ^ torch.div(mn, torch.tensor(-1, dtype=i32), rounding_mode="floor")
+        pw = tq.to(i64) * torch.tensor(2**62, dtype=i64) * tk.to(i64)
+        lo = torch.tensor(-(2**63), dtype=i64)
+        r64 = pw ^ lo ^ torch.div(pw, torch.tensor(2**62, dtype=i64), rounding_mode="floor")
+        want.append(int((r32 ^ r64.to(i32)).item()) & M)
+    assert _words(body, q, kv) == want
