@@ -382,38 +382,10 @@ def _linear_fit(forms: list[Affine], points: list[int], base: Affine) -> Affine 
     return Affine(rest.terms, 0) + base.scale(slope) + Affine((), values[0] - slope * points[0])
 
 
-@dataclass
-class _Folder:
-    func: mask.FuncOp
-    max_intervals: int
-    at: Operation
-    forms: LinearForms = field(init=False)
-    memo: dict[SSAValue, Runs] = field(default_factory=dict)
-    #: (u, sign, k) -> its bound (an `interval.bound` or a constant)
-    bounds: dict[tuple[SSAValue, int, int], SSAValue] = field(default_factory=dict)
-    planner: BoundPlanner = field(init=False)
-    #: materialized phases of periodic sets, by linear form
-    phases: dict = field(default_factory=dict)
-    true: SSAValue | None = None
-    #: per block base (a lane-uniform form): its `LaneBits`, its block values
-    #: (see `block`), the values of kv-dependent values at the block starts
-    lane_bits: dict = field(default_factory=dict)
-    blocks: dict = field(default_factory=dict)
-    at_blocks: dict = field(default_factory=dict)
-    #: the wrap regime folded under (see `fold_wrap_regimes`), else None
-    regime: _WrapRegime | None = None
-    #: lane-uniform values for regimes: terms of a form -> (value, c), the
-    #: value being those terms plus c (see `materialize`)
-    materialized: dict = field(default_factory=dict)
-    #: constant bounds, by value
-    constants: dict = field(default_factory=dict)
-    #: the most runs any point of the folding had (see `_packing_limit`)
-    peak: int = 0
-    _priming: bool = False
-
-    def __post_init__(self):
-        self.forms = LinearForms.build(self.func)
-        self.planner = BoundPlanner(self.func, self.forms)
+class _RunAlgebra:
+    """The part of `_Folder` that builds and combines runs: bounds and their
+    order, normalization, merging, intersection and complement (every run
+    set the folding builds goes through these)."""
 
     # Emission helpers ---------------------------------------------------
 
@@ -473,7 +445,7 @@ class _Folder:
             v = self.constants[c] = self.const(c)
         return v
 
-    # Folding --------------------------------------------------------------
+    # Runs and their bounds ------------------------------------------------
 
     def key(self, bound: SSAValue) -> tuple[SSAValue | None, int, int] | None:
         """(u, sign, k) of a bound `clip(sign * u + k, 0, 32)` (u None for a
@@ -705,150 +677,13 @@ class _Folder:
             out = self.intersect(out, parts, what)
         return out
 
-    def lane_cmp(self, op: mask.LaneCmpOp) -> Runs:
-        c, u, pred, k = op.coeff_value, op.u, op.predicate.data, op.offset_value
-        if self.regime is not None:
-            u, k = self.regime_operand(u, k)
-        if c not in (1, -1):
-            raise NotFoldable(
-                f"{describe(op.result)} has lane coefficient {c} (kv_idx is scaled by "
-                f"{abs(c)}): only comparisons of kv_idx with coefficient +-1 fold to ranges",
-                op.result,
-            )
-        # With c = 1 the lanes kept are those of L <pred> -u; with c = -1, of
-        # u <pred> L. `first` is the first lane of the boundary, `after` the
-        # lane past it, each built for the side of the run it bounds.
-        if c == 1:  # L <pred> -(u + k)
-            first_side = {"slt": "hi", "sge": "lo", "eq": "lo", "ne": "hi"}.get(pred)
-            after_side = {"sle": "hi", "sgt": "lo", "eq": "hi", "ne": "lo"}.get(pred)
-            first = self.bound(u, -1, -k, first_side) if first_side else None
-            after = self.bound(u, -1, 1 - k, after_side) if after_side else None
-            below, above = {"slt": first, "sle": after}, {"sgt": after, "sge": first}
-        else:  # u + k <pred> L
-            first_side = {"sgt": "hi", "sle": "lo", "eq": "lo", "ne": "hi"}.get(pred)
-            after_side = {"sge": "hi", "slt": "lo", "eq": "hi", "ne": "lo"}.get(pred)
-            first = self.bound(u, 1, k, first_side) if first_side else None
-            after = self.bound(u, 1, k + 1, after_side) if after_side else None
-            below, above = {"sgt": first, "sge": after}, {"slt": after, "sle": first}
-        if pred in below:
-            return [Run(his=(below[pred],))]
-        if pred in above:
-            return [Run(los=(above[pred],))]
-        if pred == "eq":
-            return [Run(los=(first,), his=(after,))]
-        return self.check_size([Run(his=(first,)), Run(los=(after,))], Described(op.result))
 
-    def fold(self, value: SSAValue) -> Runs:
-        if value in self.memo:
-            return self.memo[value]
-        if not self._priming:
-            # The sub-values _fold folds, first, in the order it folds them,
-            # iteratively: deep and/or chains do not recurse (same results,
-            # same errors: the first NotFoldable in evaluation order).
-            self._priming = True
-            try:
-                for v in postorder(value, self._folded_operands, self.memo)[:-1]:
-                    self.fold(v)
-            finally:
-                self._priming = False
-        runs = self._fold(value)
-        self.memo[value] = runs
-        return runs
+class _ResidueFolds:
+    """The part of `_Folder` that folds comparisons periodic in kv: residues
+    (`periodic_cmp`), comparisons at 32-column block starts (`block`,
+    `at_block`) and lane tables (`table_cmp`), and why one does not fold."""
 
-    def _folded_operands(self, value: SSAValue) -> tuple[SSAValue, ...]:
-        """The operands `_fold(value)` folds, in order."""
-        if value not in self.forms.dependent or const_evaluate_operand(value) is not None:
-            return ()
-        op = value.owner
-        match op:
-            case arith.AndIOp() | arith.OrIOp():
-                return (op.lhs, op.rhs)
-            case arith.XOrIOp():
-                for x, y in ((op.lhs, op.rhs), (op.rhs, op.lhs)):
-                    if const_evaluate_operand(y) not in (None, 0):
-                        return (x,)
-                return (op.lhs, op.rhs)
-            case arith.SelectOp() if op.cond not in self.forms.dependent:
-                return (op.lhs, op.rhs)
-            case arith.SelectOp() if op.result.type == i1:
-                return (op.cond, op.lhs, op.rhs)
-            case _:
-                return ()
-
-    def _fold(self, value: SSAValue) -> Runs:
-        c = const_evaluate_operand(value)
-        if c is not None:
-            return [Run()] if c else []
-        if value not in self.forms.dependent:
-            return [Run(conds=((value, True),))]
-        op = value.owner
-        what = Described(value)
-        match op:
-            case mask.LaneCmpOp():
-                return self.lane_cmp(op)
-            case arith.AndIOp():
-                return self.intersect(self.fold(op.lhs), self.fold(op.rhs), what)
-            case arith.OrIOp():
-                return self.check_size(self.fold(op.lhs) + self.fold(op.rhs), what)
-            case arith.XOrIOp():
-                for x, y in ((op.lhs, op.rhs), (op.rhs, op.lhs)):
-                    if const_evaluate_operand(y) not in (None, 0):
-                        return self.complement(self.fold(x), what)
-                a, b = self.fold(op.lhs), self.fold(op.rhs)
-                not_a, not_b = self.complement(a, what), self.complement(b, what)
-                return self.check_size(
-                    self.intersect(a, not_b, what) + self.intersect(not_a, b, what),
-                    what,
-                )
-            case arith.SelectOp() if op.cond not in self.forms.dependent:
-                yes = self.intersect([Run(conds=((op.cond, True),))], self.fold(op.lhs), what)
-                no = self.intersect([Run(conds=((op.cond, False),))], self.fold(op.rhs), what)
-                return self.check_size(yes + no, what)
-            case arith.SelectOp() if op.result.type == i1:
-                # A lane-dependent condition: (c & a) | (~c & b).
-                c, a, b = self.fold(op.cond), self.fold(op.lhs), self.fold(op.rhs)
-                return self.check_size(
-                    self.intersect(c, a, what)
-                    + self.intersect(self.complement(c, what), b, what),
-                    what,
-                )
-            case arith.CmpiOp() if op.predicate.value.data in (0, 1) and (
-                bools := _bool_operands(op)
-            ):
-                # i1 equality (also of zero / sign extensions of i1, as torch
-                # traces bool == bool) is xnor, inequality xor.
-                a, b = self.fold(bools[0]), self.fold(bools[1])
-                not_a, not_b = self.complement(a, what), self.complement(b, what)
-                same = op.predicate.value.data == 0
-                return self.check_size(
-                    self.intersect(a, b if same else not_b, what)
-                    + self.intersect(not_a, not_b if same else b, what),
-                    what,
-                )
-            case arith.CmpiOp() if (runs := self.periodic_cmp(op)) is not None:
-                return runs
-            case arith.CmpiOp() if (runs := self.table_cmp(op)) is not None:
-                return runs
-            case arith.CmpiOp():
-                for operand in (op.lhs, op.rhs):
-                    if operand in self.forms.dependent and self.forms.of(operand) is None:
-                        r = self.forms.explain(operand)
-                        message = r.message + self.bitwise_why(op, r.at) + self.wrap_why(op)
-                        raise NotFoldable(message, r.at, r.suggestion)  # type: ignore[arg-type]
-                raise NotFoldable(
-                    f"{describe(value)} compares lane-dependent values in a way lane-affine "
-                    "could not rewrite (unsigned predicate or a bound that may "
-                    "overflow i64)",
-                    value,
-                )
-            case mask.LoadOp():
-                r = self.forms.explain(value)
-                raise NotFoldable(r.message, r.at, r.suggestion)  # type: ignore[arg-type]
-            case _:
-                name = op.name if isinstance(op, Operation) else "a block argument"
-                raise NotFoldable(
-                    f"{describe(value)} ({name}) is not a foldable lane predicate", value
-                )
+    # Periodic, block and table comparisons ----------------------------
 
     def periodic_cmp(self, op: arith.CmpiOp) -> Runs | None:
         """
@@ -1173,6 +1008,12 @@ class _Folder:
         if x is None or y is None:
             return None
         return p, x - y
+
+
+class _WrapRegimeFolds:
+    """The part of `_Folder` that folds a predicate whose int32 arithmetic
+    may wrap: one fold per wrap regime of its atoms, the regimes joined
+    (`fold_wrap_regimes`)."""
 
     # Wrap regimes -------------------------------------------------------
 
@@ -1550,6 +1391,191 @@ class _Folder:
             return Affine((), x)
         k = self.key(x)
         return None if k is None else self.key_form(k)
+
+
+@dataclass
+class _Folder(_RunAlgebra, _ResidueFolds, _WrapRegimeFolds):
+    """Folds the keep predicate of one function into lane runs (`fold`) and
+    emits them as the interval dialect (`emit`); its parts are the run
+    algebra, the residue folds and the wrap-regime folds (the bases)."""
+
+    func: mask.FuncOp
+    max_intervals: int
+    at: Operation
+    forms: LinearForms = field(init=False)
+    memo: dict[SSAValue, Runs] = field(default_factory=dict)
+    #: (u, sign, k) -> its bound (an `interval.bound` or a constant)
+    bounds: dict[tuple[SSAValue, int, int], SSAValue] = field(default_factory=dict)
+    planner: BoundPlanner = field(init=False)
+    #: materialized phases of periodic sets, by linear form
+    phases: dict = field(default_factory=dict)
+    true: SSAValue | None = None
+    #: per block base (a lane-uniform form): its `LaneBits`, its block values
+    #: (see `block`), the values of kv-dependent values at the block starts
+    lane_bits: dict = field(default_factory=dict)
+    blocks: dict = field(default_factory=dict)
+    at_blocks: dict = field(default_factory=dict)
+    #: the wrap regime folded under (see `fold_wrap_regimes`), else None
+    regime: _WrapRegime | None = None
+    #: lane-uniform values for regimes: terms of a form -> (value, c), the
+    #: value being those terms plus c (see `materialize`)
+    materialized: dict = field(default_factory=dict)
+    #: constant bounds, by value
+    constants: dict = field(default_factory=dict)
+    #: the most runs any point of the folding had (see `_packing_limit`)
+    peak: int = 0
+    _priming: bool = False
+
+    def __post_init__(self):
+        self.forms = LinearForms.build(self.func)
+        self.planner = BoundPlanner(self.func, self.forms)
+
+    # Folding --------------------------------------------------------------
+
+    def lane_cmp(self, op: mask.LaneCmpOp) -> Runs:
+        c, u, pred, k = op.coeff_value, op.u, op.predicate.data, op.offset_value
+        if self.regime is not None:
+            u, k = self.regime_operand(u, k)
+        if c not in (1, -1):
+            raise NotFoldable(
+                f"{describe(op.result)} has lane coefficient {c} (kv_idx is scaled by "
+                f"{abs(c)}): only comparisons of kv_idx with coefficient +-1 fold to ranges",
+                op.result,
+            )
+        # With c = 1 the lanes kept are those of L <pred> -u; with c = -1, of
+        # u <pred> L. `first` is the first lane of the boundary, `after` the
+        # lane past it, each built for the side of the run it bounds.
+        if c == 1:  # L <pred> -(u + k)
+            first_side = {"slt": "hi", "sge": "lo", "eq": "lo", "ne": "hi"}.get(pred)
+            after_side = {"sle": "hi", "sgt": "lo", "eq": "hi", "ne": "lo"}.get(pred)
+            first = self.bound(u, -1, -k, first_side) if first_side else None
+            after = self.bound(u, -1, 1 - k, after_side) if after_side else None
+            below, above = {"slt": first, "sle": after}, {"sgt": after, "sge": first}
+        else:  # u + k <pred> L
+            first_side = {"sgt": "hi", "sle": "lo", "eq": "lo", "ne": "hi"}.get(pred)
+            after_side = {"sge": "hi", "slt": "lo", "eq": "hi", "ne": "lo"}.get(pred)
+            first = self.bound(u, 1, k, first_side) if first_side else None
+            after = self.bound(u, 1, k + 1, after_side) if after_side else None
+            below, above = {"sgt": first, "sge": after}, {"slt": after, "sle": first}
+        if pred in below:
+            return [Run(his=(below[pred],))]
+        if pred in above:
+            return [Run(los=(above[pred],))]
+        if pred == "eq":
+            return [Run(los=(first,), his=(after,))]
+        return self.check_size([Run(his=(first,)), Run(los=(after,))], Described(op.result))
+
+    def fold(self, value: SSAValue) -> Runs:
+        if value in self.memo:
+            return self.memo[value]
+        if not self._priming:
+            # The sub-values _fold folds, first, in the order it folds them,
+            # iteratively: deep and/or chains do not recurse (same results,
+            # same errors: the first NotFoldable in evaluation order).
+            self._priming = True
+            try:
+                for v in postorder(value, self._folded_operands, self.memo)[:-1]:
+                    self.fold(v)
+            finally:
+                self._priming = False
+        runs = self._fold(value)
+        self.memo[value] = runs
+        return runs
+
+    def _folded_operands(self, value: SSAValue) -> tuple[SSAValue, ...]:
+        """The operands `_fold(value)` folds, in order."""
+        if value not in self.forms.dependent or const_evaluate_operand(value) is not None:
+            return ()
+        op = value.owner
+        match op:
+            case arith.AndIOp() | arith.OrIOp():
+                return (op.lhs, op.rhs)
+            case arith.XOrIOp():
+                for x, y in ((op.lhs, op.rhs), (op.rhs, op.lhs)):
+                    if const_evaluate_operand(y) not in (None, 0):
+                        return (x,)
+                return (op.lhs, op.rhs)
+            case arith.SelectOp() if op.cond not in self.forms.dependent:
+                return (op.lhs, op.rhs)
+            case arith.SelectOp() if op.result.type == i1:
+                return (op.cond, op.lhs, op.rhs)
+            case _:
+                return ()
+
+    def _fold(self, value: SSAValue) -> Runs:
+        c = const_evaluate_operand(value)
+        if c is not None:
+            return [Run()] if c else []
+        if value not in self.forms.dependent:
+            return [Run(conds=((value, True),))]
+        op = value.owner
+        what = Described(value)
+        match op:
+            case mask.LaneCmpOp():
+                return self.lane_cmp(op)
+            case arith.AndIOp():
+                return self.intersect(self.fold(op.lhs), self.fold(op.rhs), what)
+            case arith.OrIOp():
+                return self.check_size(self.fold(op.lhs) + self.fold(op.rhs), what)
+            case arith.XOrIOp():
+                for x, y in ((op.lhs, op.rhs), (op.rhs, op.lhs)):
+                    if const_evaluate_operand(y) not in (None, 0):
+                        return self.complement(self.fold(x), what)
+                a, b = self.fold(op.lhs), self.fold(op.rhs)
+                not_a, not_b = self.complement(a, what), self.complement(b, what)
+                return self.check_size(
+                    self.intersect(a, not_b, what) + self.intersect(not_a, b, what),
+                    what,
+                )
+            case arith.SelectOp() if op.cond not in self.forms.dependent:
+                yes = self.intersect([Run(conds=((op.cond, True),))], self.fold(op.lhs), what)
+                no = self.intersect([Run(conds=((op.cond, False),))], self.fold(op.rhs), what)
+                return self.check_size(yes + no, what)
+            case arith.SelectOp() if op.result.type == i1:
+                # A lane-dependent condition: (c & a) | (~c & b).
+                c, a, b = self.fold(op.cond), self.fold(op.lhs), self.fold(op.rhs)
+                return self.check_size(
+                    self.intersect(c, a, what)
+                    + self.intersect(self.complement(c, what), b, what),
+                    what,
+                )
+            case arith.CmpiOp() if op.predicate.value.data in (0, 1) and (
+                bools := _bool_operands(op)
+            ):
+                # i1 equality (also of zero / sign extensions of i1, as torch
+                # traces bool == bool) is xnor, inequality xor.
+                a, b = self.fold(bools[0]), self.fold(bools[1])
+                not_a, not_b = self.complement(a, what), self.complement(b, what)
+                same = op.predicate.value.data == 0
+                return self.check_size(
+                    self.intersect(a, b if same else not_b, what)
+                    + self.intersect(not_a, not_b if same else b, what),
+                    what,
+                )
+            case arith.CmpiOp() if (runs := self.periodic_cmp(op)) is not None:
+                return runs
+            case arith.CmpiOp() if (runs := self.table_cmp(op)) is not None:
+                return runs
+            case arith.CmpiOp():
+                for operand in (op.lhs, op.rhs):
+                    if operand in self.forms.dependent and self.forms.of(operand) is None:
+                        r = self.forms.explain(operand)
+                        message = r.message + self.bitwise_why(op, r.at) + self.wrap_why(op)
+                        raise NotFoldable(message, r.at, r.suggestion)  # type: ignore[arg-type]
+                raise NotFoldable(
+                    f"{describe(value)} compares lane-dependent values in a way lane-affine "
+                    "could not rewrite (unsigned predicate or a bound that may "
+                    "overflow i64)",
+                    value,
+                )
+            case mask.LoadOp():
+                r = self.forms.explain(value)
+                raise NotFoldable(r.message, r.at, r.suggestion)  # type: ignore[arg-type]
+            case _:
+                name = op.name if isinstance(op, Operation) else "a block argument"
+                raise NotFoldable(
+                    f"{describe(value)} ({name}) is not a foldable lane predicate", value
+                )
 
     # Emission of the set ------------------------------------------------
 

@@ -289,22 +289,11 @@ def _floordiv_by_positive_constant(v: SSAValue) -> tuple[SSAValue, int] | None:
     return None
 
 
-@dataclass
-class _Rewriter:
-    func: mask.FuncOp
-    forms: LinearForms
-    residues: dict = field(default_factory=dict)
-    #: (A, c, d) -> (A // d, [(k, guard of piece k)]) of the divisions split.
-    splits: dict = field(default_factory=dict)
-    #: results of split_compare; whether some piece holds a lane-dependent
-    #: comparison (then aligned comparisons stay single runs).
-    split_values: set = field(default_factory=set)
-    #: (U's key, w) -> wrap_w(U), for `wrapped_compare`.
-    wrapped: dict = field(default_factory=dict)
-    impure: bool = False
-    #: block positions of ops, for `_cone`: ops are only inserted during the
-    #: rewrite, never moved, so the order of the ops numbered stays valid
-    _positions: dict = field(default_factory=dict)
+class _CompareRewrites:
+    """The part of `_Rewriter` that rewrites one comparison as it stands: an
+    affine difference (`affine_compare`), one whose int32 arithmetic wraps
+    (`wrapped_compare`), a floor division by a lane-uniform divisor
+    (`floordiv_compare`) and a select of two forms (`select_compare`)."""
 
     def lane_compare(self, pred: str, diff: Affine, at: Operation) -> SSAValue | None:
         """`diff <pred> 0` as a lane_cmp (or a uniform cmpi), inserted before `at`."""
@@ -641,39 +630,14 @@ class _Rewriter:
             return either.result
         return None
 
+
+class _LaneSplitting:
+    """The part of `_Rewriter` that splits a comparison by lane cases: periodic
+    candidates, divisions whose quotient steps inside a 32-column block
+    (`division_pieces`, `split_compare`) and comparisons aligned with
+    those pieces (`aligned_compare`)."""
+
     # Lane case splitting --------------------------------------------------
-
-    def _insert(self, ops: list[Operation], at: Operation) -> None:
-        """
-        Insert `ops` before `at`, keeping lane dependence up to date. Every op
-        the rewriter inserts that may depend on the lane goes through here: a
-        comparison's replacement (lane_cmps and their and/or) can become the
-        condition of a select that a later split clones, and the clone must
-        be seen as lane-dependent (else it would be a lane-uniform atom of a
-        lane_cmp's operand).
-        """
-        Rewriter.insert_op(ops, InsertPoint.before(at))
-        dependent = self.forms.dependent
-        for o in ops:
-            if isinstance(o, mask.LaneOp | mask.LaneCmpOp) or any(
-                x in dependent for x in o.operands
-            ):
-                dependent.update(o.results)
-
-    def _cone(self, op: Operation) -> list[Operation]:
-        """The lane-dependent ops `op`'s operands are computed by, in block order."""
-        seen: set[Operation] = set()
-        stack = [v for v in op.operands if v in self.forms.dependent]
-        while stack:
-            v = stack.pop()
-            o = v.owner
-            if isinstance(o, Operation) and o not in seen and v is not self.forms.lane:
-                seen.add(o)
-                stack.extend(x for x in o.operands if x in self.forms.dependent)
-        positions = self._positions
-        if any(o not in positions for o in seen):  # numbered before an insertion
-            positions = self._positions = {o: i for i, o in enumerate(self.func.block.ops)}
-        return sorted(seen, key=positions.__getitem__)
 
     def periodic_candidate(self, op: arith.CmpiOp) -> bool:
         """`(X mod P) <pred> r`, P <= 32 and r constants: a periodic lane set."""
@@ -1060,6 +1024,63 @@ class _Rewriter:
             if sum(isinstance(u, arith.CmpiOp) for u in users) >= PREFER_SPLIT_USES:
                 return True
         return False
+
+
+@dataclass
+class _Rewriter(_CompareRewrites, _LaneSplitting):
+    """Rewrites the kv-dependent comparisons of one function as lane-affine
+    ones (`run`); its parts are the comparison rewrites and the lane case
+    splitting (the bases)."""
+
+    func: mask.FuncOp
+    forms: LinearForms
+    residues: dict = field(default_factory=dict)
+    #: (A, c, d) -> (A // d, [(k, guard of piece k)]) of the divisions split.
+    splits: dict = field(default_factory=dict)
+    #: results of split_compare; whether some piece holds a lane-dependent
+    #: comparison (then aligned comparisons stay single runs).
+    split_values: set = field(default_factory=set)
+    #: (U's key, w) -> wrap_w(U), for `wrapped_compare`.
+    wrapped: dict = field(default_factory=dict)
+    impure: bool = False
+    #: block positions of ops, for `_cone`: ops are only inserted during the
+    #: rewrite, never moved, so the order of the ops numbered stays valid
+    _positions: dict = field(default_factory=dict)
+
+
+    # Insertion and the driver -------------------------------------------
+
+    def _insert(self, ops: list[Operation], at: Operation) -> None:
+        """
+        Insert `ops` before `at`, keeping lane dependence up to date. Every op
+        the rewriter inserts that may depend on the lane goes through here: a
+        comparison's replacement (lane_cmps and their and/or) can become the
+        condition of a select that a later split clones, and the clone must
+        be seen as lane-dependent (else it would be a lane-uniform atom of a
+        lane_cmp's operand).
+        """
+        Rewriter.insert_op(ops, InsertPoint.before(at))
+        dependent = self.forms.dependent
+        for o in ops:
+            if isinstance(o, mask.LaneOp | mask.LaneCmpOp) or any(
+                x in dependent for x in o.operands
+            ):
+                dependent.update(o.results)
+
+    def _cone(self, op: Operation) -> list[Operation]:
+        """The lane-dependent ops `op`'s operands are computed by, in block order."""
+        seen: set[Operation] = set()
+        stack = [v for v in op.operands if v in self.forms.dependent]
+        while stack:
+            v = stack.pop()
+            o = v.owner
+            if isinstance(o, Operation) and o not in seen and v is not self.forms.lane:
+                seen.add(o)
+                stack.extend(x for x in o.operands if x in self.forms.dependent)
+        positions = self._positions
+        if any(o not in positions for o in seen):  # numbered before an insertion
+            positions = self._positions = {o: i for i, o in enumerate(self.func.block.ops)}
+        return sorted(seen, key=positions.__getitem__)
 
     def rewrite(self, op: arith.CmpiOp, budget: int = MAX_PIECES) -> SSAValue | None:
         """A lane-affine equivalent of the comparison `op`, or None."""
