@@ -456,21 +456,9 @@ KNOWN_BUGS: dict[str, str] = {
 }
 
 
-class _Gen:
-    def __init__(self, ch: _Chooser, known_bugs: bool = False):
-        self.ch = ch
-        self.known_bugs = known_bugs
-        B = ch.pick([2, 3, 1, 4])
-        H = ch.pick([2, 4, 1, 3])
-        Q = ch.pick([48, 64, 80, 100])
-        KV = ch.pick([64, 48, 80, 100])
-        self.shape = (B, H, Q, KV)
-        self.aux: list[Aux] = []
-        self.flags = {"raw_q": False, "raw_kv": False, "uses_b": False, "uses_h": False}
-
-    def avoid(self, bug: str) -> bool:
-        """Steer clear of ``bug``: it is in KNOWN_BUGS and not asked for."""
-        return not self.known_bugs and bug in KNOWN_BUGS
+class _Leaves:
+    """The part of `_Gen` that draws leaves: constants, divisors and aux
+    tensors with their loads and indices."""
 
     # ---------------------------------------------------------------- constants
 
@@ -675,6 +663,26 @@ class _Gen:
             return _mk("(-(h + 1))", "i32", _leaf("h"), consts=(1,), rng=(-I32_MAX, -1))
         c = ch.pick([64, -64, -100, 96, -1, 3, -7, I32_MIN, 2**30])
         return _mk(_lit(c), "i32", consts=(c,), rng=(c, c))
+
+
+class _Gen(_Leaves):
+    """Draws one random mask_mod: its shape, aux tensors (`_Leaves`) and
+    integer and boolean expressions."""
+
+    def __init__(self, ch: _Chooser, known_bugs: bool = False):
+        self.ch = ch
+        self.known_bugs = known_bugs
+        B = ch.pick([2, 3, 1, 4])
+        H = ch.pick([2, 4, 1, 3])
+        Q = ch.pick([48, 64, 80, 100])
+        KV = ch.pick([64, 48, 80, 100])
+        self.shape = (B, H, Q, KV)
+        self.aux: list[Aux] = []
+        self.flags = {"raw_q": False, "raw_kv": False, "uses_b": False, "uses_h": False}
+
+    def avoid(self, bug: str) -> bool:
+        """Steer clear of ``bug``: it is in KNOWN_BUGS and not asked for."""
+        return not self.known_bugs and bug in KNOWN_BUGS
 
     # ---------------------------------------------------------------- expressions
 
