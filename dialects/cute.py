@@ -58,6 +58,8 @@ ui32 = IntegerType(32, Signedness.UNSIGNED)
 
 _Int = EqAttrConstraint(IntegerType(32)) | EqAttrConstraint(IntegerType(64)) | EqAttrConstraint(ui32)
 _Int32 = EqAttrConstraint(IntegerType(32)) | EqAttrConstraint(ui32)
+#: a signed `cutlass.Int32` or `cutlass.Int64` value
+_Signed = EqAttrConstraint(IntegerType(32)) | EqAttrConstraint(IntegerType(64))
 
 
 @irdl_op_definition
@@ -632,7 +634,7 @@ class ClampedSubOp(IRDLOperation):
             raise VerifyException("cute.clamped_sub of an i64 lhs needs both bounds")
 
 
-class _WrappingOp(IRDLOperation):
+class _WrappingOp(_BinaryOp):
     """An i32 or i64 `+`, `-`, `*` or `//` whose exact result may leave its
     type: it wraps like torch's (two's complement). An i32 one is computed in
     Int64 and truncated, `cutlass.Int32(cutlass.Int64(lhs) + cutlass.Int64(rhs))`;
@@ -642,19 +644,10 @@ class _WrappingOp(IRDLOperation):
     builds them from the `arith` ops that value ranges do not show to stay in
     their type."""
 
-    SYMBOL: ClassVar[str]
-
-    T: ClassVar = VarConstraint("T", EqAttrConstraint(IntegerType(32)) | EqAttrConstraint(IntegerType(64)))
+    T: ClassVar = VarConstraint("T", _Signed)
     lhs = operand_def(T)
     rhs = operand_def(T)
     result = result_def(T)
-
-    traits = traits_def(Pure())
-
-    assembly_format = "$lhs `,` $rhs attr-dict `:` type($result)"
-
-    def __init__(self, lhs: SSAValue, rhs: SSAValue):
-        super().__init__(operands=[lhs, rhs], result_types=[lhs.type])
 
 
 @irdl_op_definition
@@ -744,7 +737,7 @@ class FloorRemOp(IRDLOperation):
 
     name = "cute.floor_rem"
 
-    T: ClassVar = VarConstraint("T", EqAttrConstraint(IntegerType(32)) | EqAttrConstraint(IntegerType(64)))
+    T: ClassVar = VarConstraint("T", _Signed)
     lhs = operand_def(T)
     rhs = operand_def(T)
     negative = opt_prop_def(UnitAttr)
@@ -784,7 +777,7 @@ class SafeDivisorOp(IRDLOperation):
 
     name = "cute.safe_divisor"
 
-    T: ClassVar = VarConstraint("T", EqAttrConstraint(IntegerType(32)) | EqAttrConstraint(IntegerType(64)))
+    T: ClassVar = VarConstraint("T", _Signed)
     divisor = operand_def(T)
     or_minus_one = opt_prop_def(UnitAttr)
     """also replace -1 by 1"""
@@ -825,7 +818,7 @@ class WrapIndexOp(IRDLOperation):
 
     name = "cute.wrap_index"
 
-    T: ClassVar = VarConstraint("T", EqAttrConstraint(IntegerType(32)) | EqAttrConstraint(IntegerType(64)))
+    T: ClassVar = VarConstraint("T", _Signed)
     index = operand_def(T)
     size = prop_def(IntegerAttr[I64])
     result = result_def(T)

@@ -63,3 +63,18 @@ mask.func @wrap_by_zero window {
 }
 
 // CHECK: cute.wrap_index needs a size > 0, not 0
+
+// -----
+
+// The wrapping ops are signed Int32/Int64 arithmetic: a ui32 word wraps by
+// its type already (cute.add).
+mask.func @wrap_of_word window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %c = cute.constant 3 : ui32
+  %a = cute.add_wrap %c, %c : ui32
+  %s = cute.lanes %a
+  %k = interval.keep_word %s : i32
+  mask.yield %k : i32
+}
+
+// CHECK: Expected one of i32, i64, but got ui32

@@ -30,6 +30,25 @@ mask.func @f window {{
     return semantics.keep_words(module.ops.first, z, z if h is None else h, q, kv).tolist()
 
 
+def _range_of(op: str, lo: int, hi: int):
+    """The value range of `op` (its operand `%y`: q - kv clamped to [lo, hi])."""
+    from maskopt.passes.analysis import ValueRanges
+
+    module = maskopt.parse_mlir(f"""
+mask.func @f window {{
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %lo = arith.constant {lo} : i32
+  %hi = arith.constant {hi} : i32
+  %d = arith.subi %q, %kv : i32
+  %x = arith.maxsi %d, %lo : i32
+  %y = arith.minsi %x, %hi : i32
+  %r = {op}
+  mask.yield %r : i32
+}}""")
+    func = module.ops.first
+    return ValueRanges(func).of(func.yield_op.value)
+
+
 def _shr(w, a):
     a %= 1 << 32
     return 0 if a >= 32 else w >> a
@@ -147,7 +166,7 @@ def test_wrap_index_moves_only_negative_indices():
     size below 0 and nowhere else (torch's indexing; an index below -size
     stays negative: torch raises there). Its value range is that of the
     values it can give."""
-    from maskopt.passes.analysis import Range, ValueRanges
+    from maskopt.passes.analysis import Range
 
     body = """
   %i = cute.wrap_index %q by 8 : i32
@@ -157,19 +176,7 @@ def test_wrap_index_moves_only_negative_indices():
     assert _words(body, q, [0] * len(q)) == want
 
     def wrapped_range(lo: int, hi: int, size: int) -> Range:
-        module = maskopt.parse_mlir(f"""
-mask.func @f window {{
-^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
-  %lo = arith.constant {lo} : i32
-  %hi = arith.constant {hi} : i32
-  %d = arith.subi %q, %kv : i32
-  %x = arith.maxsi %d, %lo : i32
-  %y = arith.minsi %x, %hi : i32
-  %i = cute.wrap_index %y by {size} : i32
-  mask.yield %i : i32
-}}""")
-        func = module.ops.first
-        return ValueRanges(func).of(func.yield_op.value)
+        return _range_of(f"cute.wrap_index %y by {size} : i32", lo, hi)
 
     assert wrapped_range(-3, -1, 8) == Range(5, 7)
     assert wrapped_range(0, 20, 8) == Range(0, 20)
@@ -181,7 +188,7 @@ def test_safe_divisor_replaces_only_undefined_divisors():
     """`cute.safe_divisor` (interval-to-cute's `GuardDivisor`) is 1 where the
     divisor is 0 and, with `or_minus_one`, -1; elsewhere the divisor. Its
     value range leaves the replaced values out of the ends."""
-    from maskopt.passes.analysis import Range, ValueRanges
+    from maskopt.passes.analysis import Range
 
     body = """
   %d = arith.subi %q, %kv : i32
@@ -200,19 +207,7 @@ def test_safe_divisor_replaces_only_undefined_divisors():
 
     def guarded(lo: int, hi: int, minus_one: bool) -> Range:
         flag = " or_minus_one" if minus_one else ""
-        module = maskopt.parse_mlir(f"""
-mask.func @f window {{
-^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
-  %lo = arith.constant {lo} : i32
-  %hi = arith.constant {hi} : i32
-  %d = arith.subi %q, %kv : i32
-  %x = arith.maxsi %d, %lo : i32
-  %y = arith.minsi %x, %hi : i32
-  %g = cute.safe_divisor %y{flag} : i32
-  mask.yield %g : i32
-}}""")
-        func = module.ops.first
-        return ValueRanges(func).of(func.yield_op.value)
+        return _range_of(f"cute.safe_divisor %y{flag} : i32", lo, hi)
 
     assert guarded(0, 9, False) == Range(1, 9)
     assert guarded(-1, 9, False) == Range(-1, 9)
