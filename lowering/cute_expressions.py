@@ -621,7 +621,7 @@ _WRAPPING = {
 }
 
 
-def wrapping_kind(ranges: ValueRanges, func: mask.FuncOp, op: Operation) -> type[cute.AddWrapOp] | None:
+def wrapping_kind(ranges: ValueRanges, op: Operation) -> type[cute.AddWrapOp] | None:
     """The `cute` op (`cute.add_wrap`, ...) that an i32 `+`, `-`, `*` or `//`
     whose exact result value ranges do not keep in i32 is, or an i64 one in
     per-lane code (which evaluates the user's predicate as written); else
@@ -630,6 +630,8 @@ def wrapping_kind(ranges: ValueRanges, func: mask.FuncOp, op: Operation) -> type
     kind = _WRAPPING.get(type(op))
     if kind is None or op.results[0].type not in (i32, i64):
         return None
+    func = op.parent_op()
+    assert isinstance(func, mask.FuncOp)
     if op.results[0].type == i64 and func.is_packed:
         return None
     lhs, rhs = op.operands
@@ -640,16 +642,13 @@ def wrapping_kind(ranges: ValueRanges, func: mask.FuncOp, op: Operation) -> type
     return kind
 
 
-@dataclass
 class LowerWrappingArithmetic(_RangesPattern):
     """An `arith` `+`, `-`, `*` or `//` that may wrap -> its `cute` op of
     torch's wrapping (`wrapping_kind`): the printers print every `arith`
     op as a plain, non-wrapping expression."""
 
-    func: mask.FuncOp
-
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        kind = wrapping_kind(self.ranges, self.func, op)
+        kind = wrapping_kind(self.ranges, op)
         if kind is None:
             return
         new = kind(op.operands[0], op.operands[1])
@@ -680,7 +679,7 @@ def needs_expression_lowering(func: mask.FuncOp) -> bool:
         or loads_negative_index(ranges, op)
         or divisor_guard(ranges, op) is not None
         or divisor_sign(ranges, op) is not None
-        or wrapping_kind(ranges, func, op) is not None
+        or wrapping_kind(ranges, op) is not None
         for op in func.body.block.ops
     )
 
@@ -693,8 +692,7 @@ def lower_expressions(func: mask.FuncOp) -> None:
             if isinstance(r.type, IntegerType):
                 ranges.of(r)
     for pattern in EXPRESSION_PATTERNS:
-        rewrite = pattern(ranges, func) if pattern is LowerWrappingArithmetic else pattern(ranges)
         PatternRewriteWalker(
-            GreedyRewritePatternApplier([rewrite]),
+            GreedyRewritePatternApplier([pattern(ranges)]),
             apply_recursively=False,
         ).rewrite_region(func.body)
