@@ -166,14 +166,14 @@ class BoundPlanner:
                     continue
             elif not (need_lo or r.lo >= lo) or not (need_hi or r.hi <= hi):
                 continue  # the i64 sum below needs x within 32 of -sign * k
-            elif sign == -1 and not (r.scale(-1) + Range.exact(k)).within(type_range(u.type)):
+            elif sign == -1 and u.type != i32 and not (r.scale(-1) + Range.exact(k)).within(type_range(u.type)):
                 continue  # `wide_negated_bound` subtracts before it clamps
             else:
                 result = x.scale(sign) + Range.exact(k)
             cost = wide * (need_lo + need_hi + (u.type != i32)) + self.side_cost(side, result)
 
             def emit(need_lo=need_lo, need_hi=need_hi):
-                if not k_fits and sign == -1:
+                if not k_fits and sign == -1 and u.type != i32:
                     return self.wide_negated_bound(u, k, need_lo, need_hi)
                 x = u
                 if need_lo:
@@ -183,13 +183,17 @@ class BoundPlanner:
                 if not k_fits:
                     # x is in [x_lo, x_lo + 32] with x_lo = max(lo, r.lo): x - x_lo
                     # is in [0, 32] (computed in u's type, no overflow), and
-                    # sign * u + k = sign * (x - x_lo) + c0 with c0 in [0, 32].
+                    # sign * u + k = sign * (x - x_lo) + c0 with c0 in [0, 32]
+                    # (sign -1 here only for an i32 u, whose k is in
+                    # (2^31 - 1, 2^31 + 32]: `k - u` clamped before it subtracts).
                     x_lo = max(lo, r.lo)
                     if x_lo != 0:
                         x = self._insert(arith.SubiOp(x, self.const(x_lo, u.type)))
                     if u.type != i32:
                         x = self._insert(arith.TruncIOp(x, i32))
-                    c0 = x_lo + k
+                    c0 = sign * x_lo + k
+                    if sign == -1:
+                        return self._insert(arith.SubiOp(self.const(c0), x))
                     return x if c0 == 0 else self._insert(arith.AddiOp(x, self.const(c0)))
                 if u.type != i32:
                     x = self._insert(arith.TruncIOp(x, i32))

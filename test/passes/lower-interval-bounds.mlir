@@ -210,3 +210,34 @@ mask.func @constant window {
 // CHECK:         %[[Z:.*]] = arith.constant 0 : i32
 // CHECK-NEXT:    %[[C32:.*]] = arith.constant 32 : i32
 // CHECK-NEXT:    %[[R:.*]] = interval.range %[[Z]], %[[C32]] : i32
+
+// -----
+
+// A negated i32 u whose k is past i32 (a wrap point's bound, 2^31 + 16 - u):
+// u is clamped at k - 32 before the subtraction, so that k itself is never
+// a constant; 32 - (max(u, 2^31 - 16) - (2^31 - 16)) is exact in i32 (fuzz
+// seed 88 mask 1633, `(kv - 16) - clamp(q, -100, -31) <= -100`, crashed here).
+mask.func @negated_i32_beyond_i32 window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %s : tensor<2xi32>):
+  %u = mask.load %s[%b] : tensor<2xi32>[i32] -> i32
+  %lo = interval.bound %u * -1 + 2147483664 side "lo" : i32
+  %c32 = arith.constant 32 : i32
+  %r = interval.range %lo, %c32 : i32
+  %w = interval.keep_word %r : i32
+  mask.yield %w : i32
+}
+
+// CHECK-LABEL: mask.func @negated_i32_beyond_i32 window {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32, %[[S:.*]]: tensor<2xi32>):
+// CHECK-NEXT:    %[[U:.*]] = mask.load %[[S]][%[[B]]] : tensor<2xi32>[i32] -> i32
+// CHECK-NEXT:    %[[C:.*]] = arith.constant 2147483632 : i32
+// CHECK-NEXT:    %[[X:.*]] = arith.maxsi %[[U]], %[[C]] : i32
+// CHECK-NEXT:    %[[C2:.*]] = arith.constant 2147483632 : i32
+// CHECK-NEXT:    %[[D:.*]] = arith.subi %[[X]], %[[C2]] : i32
+// CHECK-NEXT:    %[[C32:.*]] = arith.constant 32 : i32
+// CHECK-NEXT:    %[[LO:.*]] = arith.subi %[[C32]], %[[D]] : i32
+// CHECK-NEXT:    %[[C32B:.*]] = arith.constant 32 : i32
+// CHECK-NEXT:    %[[R:.*]] = interval.range %[[LO]], %[[C32B]] : i32
+// CHECK-NEXT:    %[[W:.*]] = interval.keep_word %[[R]] : i32
+// CHECK-NEXT:    mask.yield %[[W]] : i32
+// CHECK-NEXT:  }

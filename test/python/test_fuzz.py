@@ -517,3 +517,21 @@ def test_fixed_constant_select_condition_in_the_dropin(fn):
     o = _check(fn, consts=(0, 32, 65, 214))
     assert_exact(o, fn.__name__)
     assert o.dropin_error is None, o.describe()
+
+
+def _negated_bound_past_int32(b, h, q_idx, kv_idx):
+    # seed 88 mask 1633: kv - clamp(q, -100, -31) is kv + 31 (i32, exact), and
+    # the lanes where (kv + L - 16) + 31 wraps start at the bound
+    # 2^31 + 16 - (kv + 31), whose k is past i32
+    return ((kv_idx - 16) - torch.clamp(q_idx, min=-100, max=-31)) <= -100
+
+
+def test_fixed_negated_i32_bound_past_int32():
+    """Seed-88 mask 1633 (a compile crash: lower-interval-bounds only
+    expected such a k with an i64 u): the i32 u is clamped at k - 32 before
+    it is subtracted (test/passes/lower-interval-bounds.mlir,
+    @negated_i32_beyond_i32); module and drop-in exact on the box points,
+    whose rows near kv = 2**31 - 32 hold the kept lanes."""
+    o = _check(_negated_bound_past_int32, consts=(16, 31, 100))
+    assert_exact(o, "negated i32 bound past int32")
+    assert o.packed and o.dropin and o.dropin_error is None, o.describe()
