@@ -153,6 +153,32 @@ class ToI64Op(IRDLOperation):
 
 
 @irdl_op_definition
+class SatI32Op(IRDLOperation):
+    """
+    An Int64 clamped to [-2^31, 2^31 - 1] as an Int32 (the `sat_i32` PTX
+    helper, cvt.sat.s32.s64's value).
+
+    Example:
+
+    ```mlir
+    %w = cute.sat_i32 %x
+    ```
+    """
+
+    name = "cute.sat_i32"
+
+    input = operand_def(I64)
+    result = result_def(I32)
+
+    traits = traits_def(Pure())
+
+    assembly_format = "$input attr-dict"
+
+    def __init__(self, input: SSAValue):
+        super().__init__(operands=[input], result_types=[IntegerType(32)])
+
+
+@irdl_op_definition
 class SatU32Op(IRDLOperation):
     """
     An Int64 clamped to [0, 2^32 - 1] as a Uint32 (the `sat_u32` PTX helper,
@@ -877,6 +903,7 @@ Cute = Dialect(
         ToU32Op,
         ToI64Op,
         ToI32Op,
+        SatI32Op,
         SatU32Op,
         ClampedSubOp,
         NegI32Op,

@@ -386,6 +386,10 @@ class CuteSemantics(InterpreterFunctions):
     def run_to_i64(self, interpreter, op, args):
         return (_int(args[0]),)
 
+    @impl(cute.SatI32Op)
+    def run_sat_i32(self, interpreter, op, args):
+        return (_helper("sat_i32")(_int(args[0])),)
+
     @impl(cute.SatU32Op)
     def run_sat_u32(self, interpreter, op, args):
         return (_helper("sat_u32")(_int(args[0])),)

@@ -278,6 +278,8 @@ class _CuteOpPrinter:
                 return f"cutlass.Int64({e(op.input)})"
             case cute.SatU32Op():
                 return self.call_helper("sat_u32", e(op.input))
+            case cute.SatI32Op():
+                return self.call_helper("sat_i32", e(op.input))
             case cute.NegI32Op() | cute.NegI64Op():
                 return self.call_helper(op.HELPER, e(op.input))
             case cute.ShlU32Op() | cute.ShrU32Op():

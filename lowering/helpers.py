@@ -23,6 +23,10 @@ an `inline_asm` call by looking up its asm string here (`by_asm`).
     sat_u32(x)            an Int64 clamped to [0, 2^32 - 1], as a Uint32
                           (cvt.sat.u32.s64's value, in 4 SASS instructions
                           instead of 5)
+    sat_i32(x)            an Int64 clamped to [-2^31, 2^31 - 1], as an Int32
+                          (cvt.sat.s32.s64's value: per-head int64 window,
+                          harness 26 SASS instructions against 29 for the
+                          cvt, FA4 +169 against +177)
 
 Semantics take and return Python ints or int64 torch tensors (elementwise):
 the operands' values in their types (unsigned for Uint32), the result's
@@ -82,6 +86,10 @@ def _neg64(x):
 
 def _sat_u32(x):
     return _clip(x, 0, (1 << 32) - 1)
+
+
+def _sat_i32(x):
+    return _clip(x, -(1 << 31), (1 << 31) - 1)
 
 
 def _literal(text: str, indent: int) -> str:
@@ -199,6 +207,19 @@ HELPERS: dict[str, PtxHelper] = {
             "high word is 0, else 0 or 0xFFFFFFFF by its sign (what cvt.sat.u32.s64\n"
             "computes, in 4 SASS instructions instead of 5).",
             semantics=_sat_u32,
+        ),
+        PtxHelper(
+            name="sat_i32",
+            params=(("x", "Int64"),),
+            result="Int32",
+            asm="{ .reg .b32 lo, hi, t, s; .reg .pred p; mov.b64 {lo, hi}, $1; "
+            "shr.s32 t, lo, 31; setp.eq.s32 p, hi, t; shr.u32 s, hi, 31; "
+            "add.s32 s, s, 0x7fffffff; selp.b32 $0, lo, s, p; }",
+            constraints="=r,l",
+            doc="An Int64 clamped to [-2^31, 2^31 - 1], as an Int32: the low word where\n"
+            "the high word is its sign extension, else 2^31 - 1 or -2^31 by the high\n"
+            "word's sign (what cvt.sat.s32.s64 computes, in fewer SASS instructions).",
+            semantics=_sat_i32,
         ),
     )
 }

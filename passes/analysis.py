@@ -366,6 +366,12 @@ def _safe_divisor(self: ValueRanges, op: Operation) -> Range | None:
 #: The range rule of each op class (`ValueRanges._exact`): the exact result's
 #: range from the operands' ranges. Classes are looked up by exact type, then
 #: through their bases (`_exact_rule`), as isinstance would.
+def _saturated_i32(self, op) -> Range:
+    """`cute.sat_i32`: its operand's range clipped to i32's."""
+    r = self.of(op.operands[0])
+    return Range(min(max(r.lo, -(2**31)), 2**31 - 1), min(max(r.hi, -(2**31)), 2**31 - 1))
+
+
 _EXACT_RULES = {
     arith.AddiOp: _ADD,
     arith.SubiOp: _SUB,
@@ -397,6 +403,7 @@ _EXACT_RULES = {
     cute.NegI64Op: _negation,
     cute.ToI64Op: lambda self, op: self.of(op.operands[0]),
     cute.ToI32Op: lambda self, op: self.of(op.operands[0]),
+    cute.SatI32Op: _saturated_i32,
     cute.ClampedSubOp: _clamped_sub,
     cute.WrapIndexOp: _wrap_index,
     cute.SafeDivisorOp: _safe_divisor,

@@ -67,9 +67,9 @@ mask_mod.__vec_size__ = 32
 '''
 
 #: Masks compiled in FA4's kernel by ``--fa4``: causal, a sliding window,
-#: prefix LM, chunked, document starts (int32 and int64), per-head and
-#: per-batch windows, padding, row-bounded causal, a packed causal document
-#: mask and a bottom-right window.
+#: prefix LM, chunked, document starts (int32 and int64), per-head (int32
+#: and int64) and per-batch windows, padding, row-bounded causal, a packed
+#: causal document mask and a bottom-right window.
 FA4_MASKS = (
     "causal",
     "sliding_window_100",
@@ -78,6 +78,7 @@ FA4_MASKS = (
     "doc_start_causal_i32",
     "doc_start_causal_i64",
     "per_head_window",
+    "per_head_window_i64",
     "per_batch_window",
     "kv_padding",
     "row_bounded_causal",

@@ -629,6 +629,22 @@ def make_per_head_window_u16():
     return per_head_window_u16
 
 
+#: Per-head windows of an int64 tensor: small ones, ones about a 32-lane
+#: word, and "no window" sentinels past int32, which inductor truncates to
+#: Int32: 2^32 - 1 becomes -1 (no lane, not even the diagonal) and 2^40 0
+#: (the diagonal only).
+INT64_WINDOWS = (2**32 - 1, 1, 5, 31, 32, 33, 100, 2**40)
+
+
+def make_per_head_window_i64():
+    win_i64 = torch.tensor(INT64_WINDOWS, dtype=torch.int64)
+
+    def per_head_window_i64(b, h, q_idx, kv_idx):
+        return (q_idx - kv_idx <= win_i64[h]) & (q_idx >= kv_idx)
+
+    return per_head_window_i64
+
+
 def make_compressed_causal_i64(stride=4):
     """Causal attention to compressed KV (NSA-style block compression): token
     kv summarizes positions [stride * kv, stride * kv + stride - 1] and is
@@ -1252,6 +1268,8 @@ CORPUS: list[MaskCase] = [
     # unsigned aux tensors (issue 18): zero-extended, windows >= 128 included
     MaskCase("per_head_window_u8", make_per_head_window_u8, (1, 8, 1024, 1024), True, True, 1, True, ("aux", "unsigned")),
     MaskCase("per_head_window_u16", make_per_head_window_u16, (1, 8, 1024, 1024), False, True, 1, True, ("aux", "unsigned")),
+    MaskCase("per_head_window_i64", make_per_head_window_i64, (1, 8, 1024, 1024), True, True, 1, True, ("aux", "inductor_wrong"),
+             note="inductor truncates the int64 window to Int32: 2^32 - 1 becomes -1, 2^40 0"),
     MaskCase("doc_start_causal_u8_ids", make_doc_start_causal_u8_ids, (1, 1, 1024, 1024), False, True, 1, False, ("aux", "unsigned")),
     # lane coefficients other than +-1 (issue 18), exact in int64 everywhere
     MaskCase("compressed_causal_i64", make_compressed_causal_i64, (1, 1, 1024, 1024), False, True, 1, True, ("lane_coefficient",)),
@@ -1371,6 +1389,7 @@ EXPECTED: dict[str, tuple[int | None, str | None]] = {
     "kv_padding": (1, None),
     "per_head_window_u8": (1, None),
     "per_head_window_u16": (1, None),
+    "per_head_window_i64": (1, None),
     "doc_start_causal_u8_ids": (1, None),
     "compressed_causal_i64": (1, None),  # 4 * L + ... <= 0: L < -((u + 2) // 4) + 1
     "pooled_cross_i64": (1, None),

@@ -14,6 +14,7 @@ mask.func @words window {
   %du = cute.to_u32 %d : i32
   %x = mask.load %t[%b] : tensor<4xi64>[i32] -> i64
   %sat = cute.sat_u32 %x
+  %sati = cute.sat_i32 %x
   %d64 = cute.to_i64 %d
   %lo32 = cute.to_u32 %d64 : i64
   %n = cute.neg_i32 %d
@@ -48,6 +49,7 @@ mask.func @words window {
 // CHECK-NEXT:    %[[DU:.*]] = cute.to_u32 %[[D]] : i32
 // CHECK-NEXT:    %[[X:.*]] = mask.load
 // CHECK-NEXT:    %[[SAT:.*]] = cute.sat_u32 %[[X]]
+// CHECK-NEXT:    %{{.*}} = cute.sat_i32 %[[X]]
 // CHECK-NEXT:    %[[D64:.*]] = cute.to_i64 %[[D]]
 // CHECK-NEXT:    %{{.*}} = cute.to_u32 %[[D64]] : i64
 // CHECK-NEXT:    %[[N:.*]] = cute.neg_i32 %[[D]]
@@ -75,6 +77,7 @@ mask.func @words window {
 // GENERIC: "cute.constant"() <{value = 4294967295 : ui32}> : () -> ui32
 // GENERIC: "cute.to_u32"(%{{.*}}) : (i32) -> ui32
 // GENERIC: "cute.sat_u32"(%{{.*}}) : (i64) -> ui32
+// GENERIC: "cute.sat_i32"(%{{.*}}) : (i64) -> i32
 // GENERIC: "cute.to_i64"(%{{.*}}) : (i32) -> i64
 // GENERIC: "cute.to_u32"(%{{.*}}) : (i64) -> ui32
 // GENERIC: "cute.neg_i32"(%{{.*}}) : (i32) -> i32

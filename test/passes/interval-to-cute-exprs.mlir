@@ -155,6 +155,42 @@ mask.func @wide window {
 
 // -----
 
+// NarrowTruncatedDifference: q - kv against an i64 window (only q - kv fits
+// i32): q - kv - clamp(sat_i32(w), q - kv - 32, q - kv), the window saturated
+// to i32, which changes no clamp whose bounds are in i32; the +-2^40 guard
+// clamps are looked through.
+mask.func @saturated window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %t : tensor<4xi64>):
+  %w = mask.load %t[%h] : tensor<4xi64>[i32] -> i64
+  %g = arith.constant 1099511627776 : i64
+  %ng = arith.constant -1099511627776 : i64
+  %w1 = arith.minsi %w, %g : i64
+  %w2 = arith.maxsi %w1, %ng : i64
+  %q64 = arith.extsi %q : i32 to i64
+  %kv64 = arith.extsi %kv : i32 to i64
+  %d = arith.subi %q64, %kv64 : i64
+  %e = arith.subi %d, %w2 : i64
+  %c0 = arith.constant 0 : i64
+  %c32 = arith.constant 32 : i64
+  %lo = arith.maxsi %e, %c0 : i64
+  %hi = arith.minsi %lo, %c32 : i64
+  %r = arith.trunci %hi : i64 to i32
+  mask.yield %r : i32
+}
+
+// CHECK-LABEL: mask.func @saturated
+// CHECK:       %[[W:.*]] = mask.load
+// CHECK:       %[[A:.*]] = cute.sub %q, %kv : i32
+// CHECK-NEXT:  %[[S:.*]] = cute.sat_i32 %[[W]]
+// CHECK-NEXT:  %[[R:r[_0-9]*]] = cute.clamped_sub %[[A]], %[[S]] lo 0 hi 32 : i32
+// CHECK-NEXT:  mask.yield %[[R]] : i32
+
+// PY-LABEL:    maskopt: mask.func @saturated,
+// PY:          a = (q - kv)
+// PY-NEXT:     r = (a - min(max(sat_i32(w), (a - cutlass.Int32(32))), a))
+
+// -----
+
 // UnsignedDivision: an i32 division or remainder of a dividend >= 0 by a
 // divisor > 0 is divui / remui, printed in Uint32 (a constant divisor as a
 // Uint32 constant); floormod likewise.

@@ -115,6 +115,27 @@ def test_unsigned_arithmetic_and_saturation():
     assert _words(body, q, kv, h=[0, 1, 2, 3]) == want
 
 
+@pytest.mark.parametrize(
+    "hi,lo",
+    [(0, 0), (0, 2**31 - 1), (0, 2**31), (-1, 2**31), (-1, 2**31 - 1), (-1, 2**32 - 1), (1, 0),
+     (-2, 2**32 - 1), (2**31 - 1, 2**32 - 1), (-(2**31), 0), (256, 5)],
+)
+def test_saturation_to_i32(hi, lo):
+    """cute.sat_i32 of the i64 value hi * 2^32 + lo (q = hi, kv = lo as a
+    Uint32): the value where it fits i32, else -2^31 or 2^31 - 1 by its sign."""
+    body = """
+  %q64 = arith.extsi %q : i32 to i64
+  %c = arith.constant 4294967296 : i64
+  %top = arith.muli %q64, %c : i64
+  %kv64 = arith.extui %kv : i32 to i64
+  %x = arith.addi %top, %kv64 : i64
+  %sat = cute.sat_i32 %x
+  %w = cute.to_u32 %sat : i32"""
+    x = hi * 2**32 + lo
+    want = min(max(x, -(2**31)), 2**31 - 1) % (1 << 32)
+    assert _words(body, [hi], [lo - (1 << 32) if lo >= 2**31 else lo]) == [want]
+
+
 @pytest.mark.parametrize("x", [0, 1, -1, 77, 2**31 - 1, -(2**31)])
 def test_wrapping_negation(x):
     body = """
