@@ -127,6 +127,8 @@ class _AffineWord(_WordBuilder):
         `("x", x, k)` meaning `x + k` with `x >= 0` (None: 0) and `k >= 0`, or
         `("max" | "min", a, b)` of two tops; `y >= 0`; `d` is the non-wrapping
         i32 value `x - y` when `hi` is one such difference.
+        A leaf `("s", S, 0)` is an i64 `S` clipped to Uint32 (`sat_u32`; see
+        `wide_upper_bound`).
         Recognized: `x - y`, `c - y`, `32 - max(c - (x - y), 0)` and
         `32 - max((y - x) + c, 0)`, `32 - (c - min(x - y, c))` (fold-intervals'
         causal upper bounds), and
@@ -156,6 +158,9 @@ class _AffineWord(_WordBuilder):
         d = diff(hi)
         if d is not None:
             return ("x", d[0], 0), d[1], hi
+        wide = self.wide_upper_bound(hi)
+        if wide is not None:
+            return ("s", wide[0], 0), wide[1], None
         o = hi.owner
         if isinstance(o, (arith.MaxSIOp, arith.MinSIOp)):
             pa, pb = self.affine_bound(o.lhs, depth + 1), self.affine_bound(o.rhs, depth + 1)
@@ -209,6 +214,35 @@ class _AffineWord(_WordBuilder):
             return ("x", d[1], LANES - nc[1]), d[0], None  # 32 - max((y - x) + c, 0)
         return None
 
+    def wide_upper_bound(self, hi: SSAValue) -> tuple[SSAValue, SSAValue] | None:
+        """
+        `(S, y)` for fold-intervals' i64 upper bound `trunc(clamp(S - y,
+        k1, k2))` (or `0 - trunc(clamp(y - S, -k2, -k1))`) with k1 <= 0 and
+        k2 >= 32, S an i64 value (a length read from an int64 tensor) and y
+        an i32 >= 0: the bound keeps the lanes L with y + L < S, which are
+        those with y + L < sat_u32(S), since y + L is in [0, 2^31). S's
+        clamps to constants c <= 0 or c >= 2^32 - 1 (the +-2^40 guard) are
+        looked through.
+        """
+        o = hi.owner
+        negate = False
+        if isinstance(o, arith.SubiOp) and const_evaluate_operand(o.lhs) == 0:
+            negate, o = True, o.rhs.owner
+        parts = truncated_clamped_difference(self.ranges, o) if isinstance(o, arith.TruncIOp) else None
+        if parts is None:
+            return None
+        d, k1, k2 = parts
+        s_val, y64 = (d.rhs, d.lhs) if negate else (d.lhs, d.rhs)
+        if negate:
+            k1, k2 = -k2, -k1
+        e = y64.owner
+        if not isinstance(e, arith.ExtSIOp) or k1 > 0 or k2 < LANES:
+            return None
+        y = e.input
+        if y.type != i32 or self.ranges.of(y).lo < 0:
+            return None
+        return without_guard_clamps(s_val, 0, U32_MAX), y
+
     def affine_bmsk_word(self, op: interval.RangeOp, has_lo: bool) -> SSAValue | None:
         """
         The word of [lo, hi) as one `bmsk` when `hi` keeps the lanes of
@@ -228,6 +262,8 @@ class _AffineWord(_WordBuilder):
         yr = ranges.of(y)
 
         def top_hi(t: tuple) -> int:
+            if t[0] == "s":
+                return U32_MAX
             if t[0] == "x":
                 return (0 if t[1] is None else ranges.of(t[1]).hi) + t[2]
             return max(top_hi(t[1]), top_hi(t[2]))
@@ -236,6 +272,8 @@ class _AffineWord(_WordBuilder):
             return t[0] == "x" and t[1] is None
 
         def top_value(t: tuple) -> SSAValue:
+            if t[0] == "s":
+                return self.op(cute.SatU32Op(t[1]))
             if t[0] != "x":
                 # a constant is never a min/max's left operand (DSL_CONSTANT_MINMAX)
                 a, b = (t[2], t[1]) if is_const(t[1]) else (t[1], t[2])

@@ -67,9 +67,10 @@ mask_mod.__vec_size__ = 32
 '''
 
 #: Masks compiled in FA4's kernel by ``--fa4``: causal, a sliding window,
-#: prefix LM, chunked, document starts (int32 and int64), per-head (int32
-#: and int64) and per-batch windows, padding, row-bounded causal, a packed
-#: causal document mask and a bottom-right window.
+#: prefix LM (constant and int64 per-batch lengths), chunked, document starts
+#: (int32 and int64), per-head (int32 and int64) and per-batch windows,
+#: padding (int32 and int64 lengths), row-bounded causal, a packed causal
+#: document mask and a bottom-right window.
 FA4_MASKS = (
     "causal",
     "sliding_window_100",
@@ -81,6 +82,8 @@ FA4_MASKS = (
     "per_head_window_i64",
     "per_batch_window",
     "kv_padding",
+    "kv_padding_i64",
+    "prefix_lm_i64",
     "row_bounded_causal",
     "packed_causal_doc",
     "bottom_right_window_256",

@@ -645,6 +645,28 @@ def make_per_head_window_i64():
     return per_head_window_i64
 
 
+def make_kv_padding_i64():
+    """Per-batch key padding from an int64 length tensor; 2^40 is a "no
+    padding" sentinel, which inductor truncates to Int32 (0: no key kept)."""
+    kv_len = torch.tensor([2**40, 517, 64, 3], dtype=torch.int64)
+
+    def kv_padding_i64(b, h, q_idx, kv_idx):
+        return kv_idx < kv_len[b]
+
+    return kv_padding_i64
+
+
+def make_prefix_lm_i64():
+    """Prefix LM with a per-batch int64 prefix length (2^40: the whole
+    sequence is prefix; inductor truncates it to Int32, 0: causal only)."""
+    prefix = torch.tensor([2**40, 77, 500, 0], dtype=torch.int64)
+
+    def prefix_lm_i64(b, h, q_idx, kv_idx):
+        return (kv_idx < prefix[b]) | (q_idx >= kv_idx)
+
+    return prefix_lm_i64
+
+
 def make_compressed_causal_i64(stride=4):
     """Causal attention to compressed KV (NSA-style block compression): token
     kv summarizes positions [stride * kv, stride * kv + stride - 1] and is
@@ -1268,6 +1290,10 @@ CORPUS: list[MaskCase] = [
     # unsigned aux tensors (issue 18): zero-extended, windows >= 128 included
     MaskCase("per_head_window_u8", make_per_head_window_u8, (1, 8, 1024, 1024), True, True, 1, True, ("aux", "unsigned")),
     MaskCase("per_head_window_u16", make_per_head_window_u16, (1, 8, 1024, 1024), False, True, 1, True, ("aux", "unsigned")),
+    MaskCase("kv_padding_i64", make_kv_padding_i64, (4, 1, 1024, 1024), True, True, 1, True, ("aux", "inductor_wrong"),
+             note="inductor truncates the int64 length to Int32: 2^40 becomes 0"),
+    MaskCase("prefix_lm_i64", make_prefix_lm_i64, (4, 1, 1024, 1024), True, True, 1, True, ("aux", "union", "inductor_wrong"),
+             note="inductor truncates the int64 prefix length to Int32: 2^40 becomes 0"),
     MaskCase("per_head_window_i64", make_per_head_window_i64, (1, 8, 1024, 1024), True, True, 1, True, ("aux", "inductor_wrong"),
              note="inductor truncates the int64 window to Int32: 2^32 - 1 becomes -1, 2^40 0"),
     MaskCase("doc_start_causal_u8_ids", make_doc_start_causal_u8_ids, (1, 1, 1024, 1024), False, True, 1, False, ("aux", "unsigned")),
@@ -1390,6 +1416,8 @@ EXPECTED: dict[str, tuple[int | None, str | None]] = {
     "per_head_window_u8": (1, None),
     "per_head_window_u16": (1, None),
     "per_head_window_i64": (1, None),
+    "kv_padding_i64": (1, None),
+    "prefix_lm_i64": (1, None),
     "doc_start_causal_u8_ids": (1, None),
     "compressed_causal_i64": (1, None),  # 4 * L + ... <= 0: L < -((u + 2) // 4) + 1
     "pooled_cross_i64": (1, None),

@@ -521,6 +521,46 @@ mask.func @doc_start_causal_i64 window {
 
 // -----
 
+// kv_padding_i64 (kv < len[b], an int64 length): wide_upper_bound: the upper
+// end 0 - trunc(clamp(kv - len, -32, 0)) keeps the lanes with kv + L < len,
+// those with kv + L < sat_u32(len) (kv + L < 2^31): the Uint32 width
+// max(sat_u32(len), Uint32(kv)) - Uint32(kv), bmsk clipping it at 32; the
+// +-2^40 guard clamps of len are looked through.
+mask.func @kv_padding_i64 window {
+^bb0(%b: i32, %h: i32, %q_idx: i32, %kv_idx: i32, %kv_len: tensor<4xi64>):
+  %index = mask.load %kv_len[%b] : tensor<4xi64>[i32] -> i64
+  %0 = arith.constant 1099511627776 : i64
+  %1 = arith.constant -1099511627776 : i64
+  %2 = arith.minsi %index, %0 : i64
+  %3 = arith.maxsi %2, %1 : i64
+  %4 = arith.extsi %kv_idx : i32 to i64
+  %5 = arith.subi %4, %3 : i64
+  %6 = arith.constant -32 : i64
+  %7 = arith.maxsi %5, %6 : i64
+  %8 = arith.constant 0 : i64
+  %9 = arith.minsi %7, %8 : i64
+  %10 = arith.trunci %9 : i64 to i32
+  %11 = arith.constant 0 : i32
+  %12 = arith.subi %11, %10 : i32
+  %13 = interval.range %11, %12 : i32
+  %keep = interval.keep_word %13 : i32
+  mask.yield %keep : i32
+}
+
+// CHECK-LABEL: mask.func @kv_padding_i64
+// CHECK:       %[[LEN:index[_0-9]*]] = mask.load
+// CHECK-NEXT:  %[[S:.*]] = cute.sat_u32 %[[LEN]]
+// CHECK-NEXT:  %[[KV:.*]] = cute.to_u32 %kv_idx : i32
+// CHECK-NEXT:  %[[Z:.*]] = cute.constant 0 : ui32
+// CHECK-NEXT:  %[[M:.*]] = cute.max %[[S]], %[[KV]] : ui32
+// CHECK-NEXT:  %[[W:.*]] = cute.sub %[[M]], %[[KV]] : ui32
+// CHECK-NEXT:  %[[B:.*]] = cute.bmsk %[[Z]], %[[W]]
+// CHECK-NEXT:  %[[V:v[_0-9]*]] = cute.lanes %[[B]]
+// CHECK-NEXT:  %[[KEEP:keep[_0-9]*]] = interval.keep_word %[[V]] : i32
+// CHECK-NEXT:  mask.yield %[[KEEP]] : i32
+
+// -----
+
 // symmetric_window_40: An affine end whose lower bound has no start form: lo = max(lo, 0) named, base = Uint32(y) + Uint32(lo).
 mask.func @symmetric_window_40 window {
 ^bb0(%b: i32, %h: i32, %q_idx: i32, %kv_idx: i32):

@@ -58,22 +58,20 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     v = bmsk_u32(lo, (max((cutlass.Uint32(q) + cutlass.Uint32(1)), base) - base))
     index_2 = aux_tensors[2][(index + cutlass.Int32(24) if index < cutlass.Int32(0) else index)]
     ne = (index != index_2)
-    index_3 = aux_tensors[1][(index_2 + cutlass.Int32(25) if index_2 < cutlass.Int32(0) else index_2)]
-    wide = cutlass.Int64(kv)
-    v_1 = cutlass.Int32(min(max(index_3, wide), (wide + cutlass.Int64(32))) - wide)
-    v_2 = cutlass.Int64(index_2)
-    v_3 = cutlass.Int64(cutlass.Int32(1))
-    v_4 = (v_2 + v_3)
-    add = cutlass.Int32(v_4)
-    index_4 = aux_tensors[1][(add + cutlass.Int32(25) if add < cutlass.Int32(0) else add)]
-    wide_1 = cutlass.Int64(kv)
-    v_5 = cutlass.Int32(min(max(index_4, wide_1), (wide_1 + cutlass.Int64(32))) - wide_1)
-    v_6 = bmsk_u32(cutlass.Uint32(v_1), cutlass.Uint32((max(v_5, v_1) - v_1)))
-    v_7 = cutlass.Uint32(0)
-    v_8 = (v_6 if ne else v_7)
-    v_9 = (v | v_8)
+    v_1 = cutlass.Int64(index_2)
+    v_2 = cutlass.Int64(cutlass.Int32(1))
+    v_3 = (v_1 + v_2)
+    add = cutlass.Int32(v_3)
+    index_3 = aux_tensors[1][(add + cutlass.Int32(25) if add < cutlass.Int32(0) else add)]
+    index_4 = aux_tensors[1][(index_2 + cutlass.Int32(25) if index_2 < cutlass.Int32(0) else index_2)]
+    base_1 = max(sat_u32(index_4), cutlass.Uint32(kv))
+    lo_1 = (base_1 - cutlass.Uint32(kv))
+    v_4 = bmsk_u32(lo_1, (max(sat_u32(index_3), base_1) - base_1))
+    v_5 = cutlass.Uint32(0)
+    v_6 = (v_4 if ne else v_5)
+    v_7 = (v | v_6)
     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
-    packed[0] = v_9
+    packed[0] = v_7
     return packed.load()
 
 
