@@ -535,3 +535,30 @@ def test_fixed_negated_i32_bound_past_int32():
     o = _check(_negated_bound_past_int32, consts=(16, 31, 100))
     assert_exact(o, "negated i32 bound past int32")
     assert o.packed and o.dropin and o.dropin_error is None, o.describe()
+
+
+#: int64 aux values about the 32-bit edges that sat_i32 / sat_u32 clip at.
+_EDGES64 = [-(2**63), -(2**40), -(2**32), -(2**31) - 1, -(2**31), -(2**31) + 1, -33, -1, 0, 1, 31, 32,
+            2**31 - 33, 2**31 - 32, 2**31 - 1, 2**31, 2**31 + 1, 2**32 - 1, 2**32, 2**32 + 3, 2**40, 2**63 - 1]
+
+
+@pytest.mark.parametrize("kind", ["window", "length", "prefix"])
+def test_int64_aux_values_at_the_32_bit_edges(kind):
+    """The saturating forms of int64 windows (`a - clamp(sat_i32(w), a - 32,
+    a)`) and lengths (`max(sat_u32(len), kv) - kv`) against eager torch for
+    aux values at and about every edge of i32 and u32, with q and kv near 0
+    and near 2^31: module and drop-in exact."""
+    vals = torch.tensor(_EDGES64, dtype=torch.int64)
+    if kind == "window":
+        def fn(b, h, q_idx, kv_idx):
+            return (q_idx - kv_idx <= vals[h]) & (q_idx >= kv_idx)
+    elif kind == "length":
+        def fn(b, h, q_idx, kv_idx):
+            return kv_idx < vals[h]
+    else:
+        def fn(b, h, q_idx, kv_idx):
+            return (kv_idx < vals[h]) | (q_idx >= kv_idx)
+    pts = fuzz.box_points((1, len(_EDGES64), 64, 64), consts={31, 32, 33}, uses_h=True)
+    o = fuzz.check_mask(fn, pts)
+    assert_exact(o, f"int64 {kind} at the 32-bit edges")
+    assert o.packed and o.dropin and o.dropin_error is None, o.describe()
