@@ -128,7 +128,7 @@ class _AffineWord(_WordBuilder):
         `("max" | "min", a, b)` of two tops; `y >= 0`; `d` is the non-wrapping
         i32 value `x - y` when `hi` is one such difference.
         A leaf `("s", S, 0)` is an i64 `S` clipped to Uint32 (`sat_u32`; see
-        `wide_upper_bound`).
+        `wide_clamped_difference`: a length read from an int64 tensor).
         Recognized: `x - y`, `c - y`, `32 - max(c - (x - y), 0)` and
         `32 - max((y - x) + c, 0)`, `32 - (c - min(x - y, c))` (fold-intervals'
         causal upper bounds), and
@@ -158,7 +158,7 @@ class _AffineWord(_WordBuilder):
         d = diff(hi)
         if d is not None:
             return ("x", d[0], 0), d[1], hi
-        wide = self.wide_upper_bound(hi)
+        wide = self.wide_clamped_difference(hi)  # keeps the lanes y + L < sat_u32(S)
         if wide is not None:
             return ("s", wide[0], 0), wide[1], None
         o = hi.owner
@@ -214,17 +214,16 @@ class _AffineWord(_WordBuilder):
             return ("x", d[1], LANES - nc[1]), d[0], None  # 32 - max((y - x) + c, 0)
         return None
 
-    def wide_upper_bound(self, hi: SSAValue) -> tuple[SSAValue, SSAValue] | None:
+    def wide_clamped_difference(self, bound: SSAValue) -> tuple[SSAValue, SSAValue] | None:
         """
-        `(S, y)` for fold-intervals' i64 upper bound `trunc(clamp(S - y,
-        k1, k2))` (or `0 - trunc(clamp(y - S, -k2, -k1))`) with k1 <= 0 and
-        k2 >= 32, S an i64 value (a length read from an int64 tensor) and y
-        an i32 >= 0: the bound keeps the lanes L with y + L < S, which are
-        those with y + L < sat_u32(S), since y + L is in [0, 2^31). S's
-        clamps to constants c <= 0 or c >= 2^32 - 1 (the +-2^40 guard) are
-        looked through.
+        `(S, y)` where `bound` is fold-intervals' i64 bound `trunc(clamp(S -
+        y, k1, k2))` or `0 - trunc(clamp(y - S, -k2, -k1))` with k1 <= 0 and
+        k2 >= 32, `y = extsi` of an i32 >= 0: the lanes of `clip(S - y -
+        L, ...)` are those of `sat_u32(S) - y - L`, since y + L is in [0,
+        2^31). S's clamps to constants c <= 0 or c >= 2^32 - 1 (the +-2^40
+        guard) are looked through.
         """
-        o = hi.owner
+        o = bound.owner
         negate = False
         if isinstance(o, arith.SubiOp) and const_evaluate_operand(o.lhs) == 0:
             negate, o = True, o.rhs.owner
@@ -406,31 +405,16 @@ class _AffineWord(_WordBuilder):
         """
         `lower_start` for fold-intervals' i64 lower bound `trunc(clamp(S - y,
         k1, k2))` (or `0 - trunc(clamp(y - S, -k2, -k1))`) with k1 <= 0 and
-        k2 >= 32, S an i64 value: the Uint32 `max(sat_u32(S), Uint32(y))`.
-        `sat_u32` clamps S to [0, 2^32 - 1], which changes no lane: kv + L is
-        in [0, 2^31). The word's position base - y then is at least 32
-        wherever S - y is, so bmsk gives 0 there, like the clamp at k2. S's
-        clamps to constants c <= 0 or c >= 2^32 - 1 (the +-2^40 guard) are
-        looked through.
+        k2 >= 32, S an i64 value (`wide_clamped_difference`): the Uint32
+        `max(sat_u32(S), Uint32(y))`. `sat_u32` clamps S to [0, 2^32 - 1],
+        which changes no lane: kv + L is in [0, 2^31). The word's position
+        base - y then is at least 32 wherever S - y is, so bmsk gives 0
+        there, like the clamp at k2.
         """
-        if y.type != i32 or self.ranges.of(y).lo < 0:
+        parts = self.wide_clamped_difference(lo)
+        if parts is None or parts[1] is not y:
             return None
-        o = lo.owner
-        negate = False
-        if isinstance(o, arith.SubiOp) and const_evaluate_operand(o.lhs) == 0:
-            negate, o = True, o.rhs.owner
-        parts = truncated_clamped_difference(self.ranges, o) if isinstance(o, arith.TruncIOp) else None
-        if parts is None:
-            return None
-        d, k1, k2 = parts
-        s_val, y64 = (d.rhs, d.lhs) if negate else (d.lhs, d.rhs)
-        if negate:
-            k1, k2 = -k2, -k1
-        e = y64.owner
-        if not (isinstance(e, arith.ExtSIOp) and e.input is y) or k1 > 0 or k2 < LANES:
-            return None
-        s_val = without_guard_clamps(s_val, 0, U32_MAX)
-        return self.binary(cute.MaxOp, self.op(cute.SatU32Op(s_val)), self.to_u32(y), "base")
+        return self.binary(cute.MaxOp, self.op(cute.SatU32Op(parts[0])), self.to_u32(y), "base")
 
 
 class _RangeWord(_AffineWord):

@@ -521,7 +521,7 @@ mask.func @doc_start_causal_i64 window {
 
 // -----
 
-// kv_padding_i64 (kv < len[b], an int64 length): wide_upper_bound: the upper
+// kv_padding_i64 (kv < len[b], an int64 length): wide_clamped_difference: the upper
 // end 0 - trunc(clamp(kv - len, -32, 0)) keeps the lanes with kv + L < len,
 // those with kv + L < sat_u32(len) (kv + L < 2^31): the Uint32 width
 // max(sat_u32(len), Uint32(kv)) - Uint32(kv), bmsk clipping it at 32; the
