@@ -17,8 +17,8 @@ except where its result has a name (`%lo = ...`), which it binds on a line of
 its own. `cute.lanes` turns a word into the `!interval.set` it keeps, so the
 rest of the `interval` dialect (union, select, keep_word) is unchanged.
 
-The PTX helpers (`cute.bmsk`, `cute.neg_i32`, `cute.neg_i64`,
-`cute.sat_u32`) are those of `maskopt.lowering.helpers.HELPERS`; their CPU
+The PTX helpers (`cute.bmsk`, `cute.shl_hi64`, `cute.neg_i32`, `cute.neg_i64`,
+`cute.sat_u32`, `cute.sat_i32`) are those of `maskopt.lowering.helpers.HELPERS`; their CPU
 semantics, used by the interpreter (`maskopt.dialects.semantics`), come from
 that registry.
 """
@@ -304,6 +304,39 @@ class ShrU32Op(_ShiftOp):
 
     name = "cute.shr_u32"
     HELPER: ClassVar[str] = "shr_u32"
+
+
+@irdl_op_definition
+class ShlHi64Op(IRDLOperation):
+    """
+    The high word of the 64-bit `word << amount` (word the low half, the high
+    half 0), 0 for amount >= 64: bits [amount - 32, amount - 32 + n) of the
+    result are the n low bits of `word`, so for amount in [0, 32] it is
+    `word >> (32 - amount)` and for amount in [32, 64] `word << (amount - 32)`
+    (the `shl_hi64` helper, PTX shl.b64 clamps the amount; the amount is
+    converted to Uint32).
+    A fixed-width run of lanes starting at a (`interval.span`) is one such
+    shift of its ones by a + 32, whatever the sign of a.
+
+    Example:
+
+    ```mlir
+    %w = cute.shl_hi64 %ones, %amount : ui32
+    ```
+    """
+
+    name = "cute.shl_hi64"
+
+    word = operand_def(ui32)
+    amount = operand_def(_Int32)
+    result = result_def(ui32)
+
+    traits = traits_def(Pure())
+
+    assembly_format = "$word `,` $amount attr-dict `:` type($amount)"
+
+    def __init__(self, word: SSAValue, amount: SSAValue):
+        super().__init__(operands=[word, amount], result_types=[ui32])
 
 
 @irdl_op_definition
@@ -910,6 +943,7 @@ Cute = Dialect(
         NegI64Op,
         ShlU32Op,
         ShrU32Op,
+        ShlHi64Op,
         BmskOp,
         AddOp,
         SubOp,

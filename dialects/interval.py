@@ -4,7 +4,8 @@ The `interval` dialect: sets of lanes of a 32-lane KV window.
 A value of type `!interval.set` is a subset of the lanes {0, ..., 31}.
 `interval.range %lo, %hi` is the half-open run {L : lo <= L < hi} with
 lane-uniform integer bounds of any value (a bound outside [0, 32] simply
-clips). `interval.periodic %phase period P residues M` is the periodic set
+clips); `interval.span %u * sign + k width W` is the run [a, a + W) of a
+fixed width at a = sign * u + k. `interval.periodic %phase period P residues M` is the periodic set
 {L : (L + phase) mod P is in M} (M a bit mask of residues, P <= 32). `interval.table %shift, %t [gt] table [T0, ..., T31]` is
 the threshold set {L : 0 <= L + shift < 32 and T[L + shift] <= t} (`> t`
 with `gt`) of a constant 32-entry table T, shifted by a lane-uniform amount.
@@ -113,6 +114,79 @@ class RangeOp(IRDLOperation):
 
     def __init__(self, lo: SSAValue, hi: SSAValue):
         super().__init__(operands=[lo, hi], result_types=[lane_set])
+
+
+@irdl_op_definition
+class SpanOp(IRDLOperation):
+    """
+    The lanes [a, a + width) of the window for a = sign * u + k in exact
+    integer arithmetic (lanes outside [0, 32) are dropped): a run of a fixed
+    width whose position is lane-uniform, the set that `interval.range` of
+    the bounds `u * sign + k` and `u * sign + (k + width)` keeps. `sign` is
+    +-1, `k` a constant and `width` in [1, 32]. `lower-interval-bounds`
+    makes one of such a range (a diagonal `q_idx == kv_idx` is the lane
+    q - kv); the CuTe target shifts a constant of `width` ones by a, one
+    shift instead of two clamped bounds.
+
+    Example (`q_idx == kv_idx`: the lane u = q - kv; and the nine lanes
+    u - 8 .. u):
+
+    ```mlir
+    %d = interval.span %u * 1 + 0 width 1 : i32
+    %n = interval.span %u * 1 + -8 width 9 : i32
+    ```
+    """
+
+    name = "interval.span"
+
+    u = operand_def(I32 | I64)
+    sign = prop_def(IntegerAttr[I64])
+    k = prop_def(IntegerAttr[I64])
+    width = prop_def(IntegerAttr[I64])
+    result = result_def(LaneSetType)
+
+    traits = traits_def(Pure())
+
+    assembly_format = "$u `*` $sign `+` $k `width` $width attr-dict `:` type($u)"
+
+    def __init__(self, u: SSAValue, sign: int, k: int, width: int):
+        super().__init__(
+            operands=[u],
+            result_types=[lane_set],
+            properties={
+                "sign": IntegerAttr(sign, i64),
+                "k": IntegerAttr(k, i64),
+                "width": IntegerAttr(width, i64),
+            },
+        )
+
+    @property
+    def sign_value(self) -> int:
+        return self.sign.value.data
+
+    @property
+    def k_value(self) -> int:
+        return self.k.value.data
+
+    @property
+    def width_value(self) -> int:
+        return self.width.value.data
+
+    def verify_(self) -> None:
+        if self.sign_value not in (1, -1):
+            raise VerifyException(
+                f"interval.span sign must be 1 or -1, got {self.sign_value}"
+            )
+        if not 1 <= self.width_value <= LANES:
+            raise VerifyException(
+                f"interval.span width must be in [1, {LANES}], got {self.width_value}"
+            )
+
+    def word(self, u: int) -> int:
+        """The span's keep word for the value `u` of its operand."""
+        a = self.sign_value * u + self.k_value
+        ones = (1 << self.width_value) - 1
+        return ((ones << a) if a >= 0 else (ones >> -a)) & (2**LANES - 1)
 
 
 @irdl_op_definition
@@ -508,6 +582,7 @@ Interval = Dialect(
     "interval",
     [
         RangeOp,
+        SpanOp,
         PeriodicOp,
         TableOp,
         BoundOp,

@@ -76,6 +76,17 @@ def bound_value(op: interval.BoundOp, u: torch.Tensor) -> torch.Tensor:
     return torch.clamp(x * sign + k, 0, LANES)
 
 
+
+def span_start(op: interval.SpanOp, u: torch.Tensor) -> torch.Tensor:
+    """The first lane `sign * u + k` of an `interval.span`, exact for every
+    i64 u and k where the span keeps a lane: u is first clamped to the values
+    where the start is in [-width, 32] (outside them the span is empty
+    anyway, and at those ends too)."""
+    sign, k, w = op.sign_value, op.k_value, op.width_value
+    lo, hi = sorted(((-w - k) * sign, (LANES - k) * sign))
+    lo, hi = max(lo, -(2**63)), min(hi, 2**63 - 1)
+    return torch.clamp(u, lo, hi) * sign + k
+
 _CMP = {
     0: torch.eq,
     1: torch.ne,
@@ -290,6 +301,11 @@ class IntervalSemantics(InterpreterFunctions):
         lo, hi = args
         return ((lo <= _LANE_IDS) & (_LANE_IDS < hi),)
 
+    @impl(interval.SpanOp)
+    def run_span(self, interpreter, op: interval.SpanOp, args):
+        a = span_start(op, _int(args[0]))
+        return ((a <= _LANE_IDS) & (_LANE_IDS < a + op.width_value),)
+
     @impl(interval.PeriodicOp)
     def run_periodic(self, interpreter, op: interval.PeriodicOp, args):
         p, m = op.period_value, op.residues_value
@@ -409,6 +425,10 @@ class CuteSemantics(InterpreterFunctions):
     @impl(cute.ShrU32Op)
     def run_shr_u32(self, interpreter, op, args):
         return (_shift(args[0], _int(args[1]), left=False),)
+
+    @impl(cute.ShlHi64Op)
+    def run_shl_hi64(self, interpreter, op, args):
+        return (_helper("shl_hi64")(args[0], args[1]),)
 
     @impl(cute.BmskOp)
     def run_bmsk(self, interpreter, op, args):

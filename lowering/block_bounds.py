@@ -192,6 +192,15 @@ class _Bounds:
             full = (lhi <= 0) & (hlo >= 32)
             empty = (hhi <= llo) | (hhi <= 0) | (llo >= 32)
             return full, empty
+        if isinstance(op, interval.SpanOp):
+            (ulo, uhi), = args
+            k, w = op.k_value, op.width_value
+            if abs(k) >= 2**61:
+                return F, F
+            # clamping u's range at +-2^62 changes no claim (|k| < 2^61) and keeps int64 exact
+            ulo, uhi = torch.clamp(ulo, -(2**62), 2**62), torch.clamp(uhi, -(2**62), 2**62)
+            alo, ahi = (ulo + k, uhi + k) if op.sign_value > 0 else (k - uhi, k - ulo)
+            return (ahi <= 0) & (alo + w >= 32), (ahi + w <= 0) | (alo >= 32)
         if isinstance(op, interval.FullOp):
             return ~F, F
         if isinstance(op, interval.EmptyOp):

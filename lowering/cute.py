@@ -284,6 +284,8 @@ class _CuteOpPrinter:
                 return self.call_helper(op.HELPER, e(op.input))
             case cute.ShlU32Op() | cute.ShrU32Op():
                 return f"utils.{op.HELPER}({e(op.word)}, cutlass.Uint32({e(op.amount)}))"
+            case cute.ShlHi64Op():
+                return self.call_helper("shl_hi64", e(op.word), e(op.amount))
             case cute.BmskOp():
                 return self.call_helper("bmsk_u32", e(op.pos), e(op.width))
             case cute.MaxOp() | cute.MinOp():
@@ -770,7 +772,7 @@ def _functions(module: ModuleOp) -> list[mask.FuncOp]:
 
 
 def _needs_lowering(func: mask.FuncOp) -> bool:
-    runs = (interval.BoundOp, interval.RangeOp, interval.PeriodicOp, interval.TableOp)
+    runs = (interval.BoundOp, interval.RangeOp, interval.SpanOp, interval.PeriodicOp, interval.TableOp)
     return any(isinstance(op, runs) for op in func.body.block.ops) or needs_expression_lowering(func)
 
 

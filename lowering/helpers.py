@@ -27,6 +27,11 @@ an `inline_asm` call by looking up its asm string here (`by_asm`).
                           (cvt.sat.s32.s64's value: per-head int64 window,
                           harness 26 SASS instructions against 29 for the
                           cvt, FA4 +169 against +177)
+    shl_hi64(word, amount)
+                          the high word of the zero-extended word << amount,
+                          0 for amount >= 64: a fixed-width run of lanes
+                          shifted to any start, below lane 0 included (one
+                          SHF.L.U64.HI)
 
 Semantics take and return Python ints or int64 torch tensors (elementwise):
 the operands' values in their types (unsigned for Uint32), the result's
@@ -90,6 +95,13 @@ def _sat_u32(x):
 
 def _sat_i32(x):
     return _clip(x, -(1 << 31), (1 << 31) - 1)
+
+
+def _shl_hi64(word, amount):
+    # bits 32..63 of word << amount (an int64 tensor drops the bits above 63,
+    # which the result does not read)
+    shifted = word << _clip(amount, 0, 63)
+    return _where(amount >= 64, 0 * word, (shifted >> 32) & 0xFFFFFFFF)
 
 
 def _literal(text: str, indent: int) -> str:
@@ -193,6 +205,16 @@ HELPERS: dict[str, PtxHelper] = {
             doc="Bits [pos, pos + width) of a word, clipped to bit 31, 0 when pos >= 32\n"
             "(PTX bmsk.clamp.b32; operands unsigned).",
             semantics=_bmsk,
+        ),
+        PtxHelper(
+            name="shl_hi64",
+            params=(("word", "Uint32"), ("amount", "Uint32")),
+            result="Uint32",
+            asm="{ .reg .b64 t; .reg .b32 lo; cvt.u64.u32 t, $1; shl.b64 t, t, $2; mov.b64 {lo, $0}, t; }",
+            constraints="=r,r,r",
+            doc="The high word of the 64-bit word << amount (the word zero-extended),\n"
+            "0 when amount >= 64 (PTX shl.b64 clamps the amount; operands unsigned).",
+            semantics=_shl_hi64,
         ),
         _neg(32),
         _neg(64),

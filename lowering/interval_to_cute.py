@@ -33,6 +33,11 @@ value ranges do not prove them redundant:
   clamped at 0 only where they may be negative (without `USE_BMSK`, the two
   shifts `shr_u32(ONES, 32 - hi) & shl_u32(ONES, lo)`).
 
+An `interval.span` (a run of a fixed width W at a = sign * u + k) is
+`bmsk(a, W)` for one lane or a >= 0, else its W ones shifted by
+`shl_hi64(ONES_W, a + 32)`, the high word of a 64-bit shift, which shifts
+right for a < 0; only the low word of the position is computed (`span_word`).
+
 An `interval.periodic` set is one funnel shift of its constant 64-bit
 pattern by the phase; an `interval.table` set of an i32 shift is a chain of
 eager selects on its threshold (`table_bits`), shifted right, left (by the
@@ -55,7 +60,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, builtin
-from xdsl.dialects.builtin import IntegerType, i32
+from xdsl.dialects.builtin import IntegerType, i32, i64
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
@@ -564,6 +569,73 @@ class _RangeWord(_AffineWord):
         return self.shr_ones(amount)
 
 
+class _SpanWord(_WordBuilder):
+    """The word of an `interval.span`."""
+
+    def span_word(self, op: interval.SpanOp) -> SSAValue:
+        """
+        The `width` ones of an `interval.span` at its start a = sign * u +
+        k: `bmsk(a, width)` for one lane or a start that value ranges keep
+        >= 0 (a < 0 is then no lane, and bmsk gives 0 for an unsigned
+        position >= 32; it measured below `shl_u32(ONES_W, a)`: harness 12
+        against 13 SASS instructions for `q == kv`, FA4 +48 against +53),
+        else `shl_hi64(ONES_W, a + 32)`, whose amounts below 32 shift the
+        ones right (0 for amounts >= 64 or < 0, i.e. a >= 32 or a < -32). Only the amount's low word is computed (`span_amount`),
+        which agrees with the shift wherever every amount outside the shift's
+        range [0, M) is one outside it modulo 2^32 too, i.e. amounts in
+        [M - 2^32, 2^32); u is clamped first where its range does not show
+        that (then the amount is in [-width, 32] + the offset).
+        """
+        u, sign, k, w = op.u, op.sign_value, op.k_value, op.width_value
+        r = self.ranges.of(u)
+        alo, ahi = sorted((sign * r.lo + k, sign * r.hi + k))
+        if ahi + w <= 0 or alo >= LANES:
+            return self.u32(0)
+        narrow = w == 1 or alo >= 0
+        off, m = (0, LANES) if narrow else (LANES, 2 * LANES)
+        if not (alo + off >= m - 2**32 and ahi + off < 2**32):
+            u = self.span_clamped(u, sign, k, w)
+            r = self.ranges.of(u)
+            alo, ahi = sorted((sign * r.lo + k, sign * r.hi + k))
+        amount = self.span_amount(u, sign, k + off, (alo + off, ahi + off))
+        if narrow:
+            pos = amount if amount.type == cute.ui32 else self.to_u32(amount)
+            return self.bmsk(pos, self.u32(w))
+        return self.op(cute.ShlHi64Op(self.op(cute.ConstantOp((1 << w) - 1, cute.ui32, hex=True)), amount))
+
+    def span_clamped(self, u: SSAValue, sign: int, k: int, w: int) -> SSAValue:
+        """u clamped to the values where sign * u + k is in [-w, 32] (outside
+        them the span is empty, and at those ends too)."""
+        bits = u.type.width.data
+        tmin, tmax = -(2 ** (bits - 1)), 2 ** (bits - 1) - 1
+        lo, hi = sorted(((-w - k) * sign, (LANES - k) * sign))
+        r = self.ranges.of(u)
+        if r.lo < lo:
+            u = self.binary(cute.MaxOp, u, self.const(max(lo, tmin), u.type))
+        if r.hi > hi:
+            u = self.binary(cute.MinOp, u, self.const(min(hi, tmax), u.type))
+        return u
+
+    def span_amount(self, u: SSAValue, sign: int, k: int, exact: tuple[int, int]) -> SSAValue:
+        """sign * u + k modulo 2^32 (`exact`: its range as an integer, in
+        (-2^32, 2^32)): an i32 where u is one and the value and k fit i32,
+        else computed exactly in Int64 and truncated to its low word (no op
+        wraps; LLVM narrows the Int64 arithmetic that only the low word reads)."""
+        if u.type == i32 and -(2**31) <= exact[0] and exact[1] < 2**31 and -(2**31) <= k < 2**31:
+            if sign > 0:
+                return u if k == 0 else self.binary(cute.AddOp, u, self.const(k))
+            if k == 0:
+                return self.negation(u, wraps=self.ranges.of(u).lo <= -(2**31))
+            return self.binary(cute.SubOp, self.const(k), u)
+        x = u if u.type == i64 else self.op(cute.ToI64Op(u))
+        if sign > 0:
+            v = x if k == 0 else self.binary(cute.AddOp if k > 0 else cute.SubOp, x, self.const(abs(k), i64))
+        else:
+            # never a bare `0 - x` (PTXAS_NEGATION in maskopt.lowering.cute)
+            v = self.negation(x, wraps=False) if k == 0 else self.binary(cute.SubOp, self.const(k, i64), x)
+        return self.to_u32(v)
+
+
 class _SetWord(_WordBuilder):
     """The word of an `interval.periodic` or `interval.table` set."""
 
@@ -656,7 +728,7 @@ class _SetWord(_WordBuilder):
         return self.op(cute.SelectOp(cond, right, left))
 
 
-class _RunLowering(_RangeWord, _SetWord):
+class _RunLowering(_RangeWord, _SpanWord, _SetWord):
     """Builds the keep word of one lowered set, before `at`."""
 
 
@@ -701,11 +773,13 @@ def _lowerable(op: Operation, ranges: ValueRanges) -> bool:
         return op.lo.type == i32
     if isinstance(op, interval.TableOp):
         return _table_shift_ok(ranges, op)
+    if isinstance(op, interval.SpanOp):
+        return True
     return isinstance(op, interval.PeriodicOp) and op.phase.type in (i32, IntegerType(64))
 
 
 def lower_runs(func: mask.FuncOp) -> None:
-    """Rewrite every i32 `interval.range`, every `interval.periodic` and every
+    """Rewrite every i32 `interval.range`, every `interval.span`, every `interval.periodic` and every
     `interval.table` (of an i32 shift) of `func` into `cute.lanes` of its
     word; table sets of one shift in an intersection share one word."""
     ranges = ValueRanges(func)
@@ -720,6 +794,8 @@ def lower_runs(func: mask.FuncOp) -> None:
             word = lowering.word(op)
         elif isinstance(op, interval.PeriodicOp):
             word = lowering.periodic_word(op)
+        elif isinstance(op, interval.SpanOp):
+            word = lowering.span_word(op)
         else:
             word = lowering.shifted_table_word([op])
         lanes = cute.LanesOp(word)

@@ -26,7 +26,7 @@ from xdsl.dialects.builtin import IntegerType, ModuleOp
 from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
 
 from maskopt.dialects import interval, mask
-from maskopt.dialects.semantics import MaskSemantics, bound_value, wrap
+from maskopt.dialects.semantics import MaskSemantics, bound_value, span_start, wrap
 
 __all__ = ["GridUnsupported", "IndexWrap", "GridWords"]
 
@@ -203,6 +203,14 @@ class GridSemantics(InterpreterFunctions):
     @impl(interval.RangeOp)
     def run_range(self, interpreter, op, args):
         return (_range_word(_int(args[0]), _int(args[1])),)
+
+    @impl(interval.SpanOp)
+    def run_span(self, interpreter, op: interval.SpanOp, args):
+        a = span_start(op, _int(args[0]))  # in [-width, 32]
+        ones = (1 << op.width_value) - 1
+        left = torch.bitwise_left_shift(torch.full_like(a, ones), torch.clamp(a, 0, 32))
+        right = torch.bitwise_right_shift(torch.full_like(a, ones), torch.clamp(-a, 0, 32))
+        return (torch.where(a >= 0, left, right) & _WORD,)
 
     @impl(interval.PeriodicOp)
     def run_periodic(self, interpreter, op: interval.PeriodicOp, args):

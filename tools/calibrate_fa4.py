@@ -299,6 +299,33 @@ FORMS: dict[str, tuple[str, str]] = {
     "suffix/shl": ("suffix", _shl(f"max(({_Q} - {_KV}), cutlass.Int32(0))")),
     "suffix/shl-two-clamps": ("suffix", _shl(f"min(max(({_Q} - {_KV}), cutlass.Int32(0)), cutlass.Int32(32))")),
     "suffix/bmsk": ("suffix", _bmsk(f"cutlass.Uint32(max(({_Q} - {_KV}), cutlass.Int32(0)))", "cutlass.Uint32(32)")),
+    # the one lane q - kv (an `interval.span` of width 1): as the range
+    # [q - kv, q - kv + 1) with its bounds, as a shift of 1, as a bmsk of width 1
+    "diagonal/bmsk-range": (
+        "diagonal",
+        _bmsk(f"cutlass.Uint32((max({_Q}, {_KV}) - {_KV}))",
+              f"(max((cutlass.Uint32({_Q}) + cutlass.Uint32(1)), cutlass.Uint32(max({_Q}, {_KV}))) - cutlass.Uint32(max({_Q}, {_KV})))"),
+    ),
+    "diagonal/shl-one": ("diagonal", f"utils.shl_u32(cutlass.Uint32(0x1), cutlass.Uint32(({_Q} - {_KV})))"),
+    "diagonal/bmsk-lane": ("diagonal", _bmsk(f"cutlass.Uint32(({_Q} - {_KV}))", "cutlass.Uint32(1)")),
+    # the nine lanes [q - kv - 8, q - kv + 1) (a span of width 9 whose start
+    # may be negative): as the range, as two shifts of 0x1ff, as the high word
+    # of one 64-bit shift by the start + 32
+    "band/bmsk-range": (
+        "band",
+        _bmsk(f"cutlass.Uint32(max((({_Q} - {_KV}) + cutlass.Int32(-8)), cutlass.Int32(0)))",
+              f"(max((cutlass.Uint32({_Q}) + cutlass.Uint32(1)), (cutlass.Uint32({_KV}) + cutlass.Uint32(max((({_Q} - {_KV}) + cutlass.Int32(-8)), cutlass.Int32(0))))) "
+              f"- (cutlass.Uint32({_KV}) + cutlass.Uint32(max((({_Q} - {_KV}) + cutlass.Int32(-8)), cutlass.Int32(0)))))"),
+    ),
+    "band/two-shifts": (
+        "band",
+        f"(utils.shl_u32(cutlass.Uint32(0x1ff), cutlass.Uint32(max((({_Q} - {_KV}) + cutlass.Int32(-8)), cutlass.Int32(0)))) | "
+        f"utils.shr_u32(cutlass.Uint32(0x1ff), cutlass.Uint32(max((({_KV} - {_Q}) + cutlass.Int32(8)), cutlass.Int32(0)))))",
+    ),
+    "band/shl-hi64": (
+        "band",
+        HELPERS["shl_hi64"].call("cutlass.Uint32(0x1ff)", f"cutlass.Uint32((cutlass.Int64(({_Q} - {_KV})) + cutlass.Int64(24)))"),
+    ),
 }
 
 
@@ -309,6 +336,8 @@ def keeps(name: str, t):
         "window": lambda b, h, q, kv: (kv <= q) & (q - kv <= 100),
         "padding": lambda b, h, q, kv: kv < t[b],
         "suffix": lambda b, h, q, kv: kv >= q,
+        "diagonal": lambda b, h, q, kv: kv == q,
+        "band": lambda b, h, q, kv: (kv <= q) & (q - kv <= 8),
         "bottom_right": lambda b, h, q, kv: q + 768 >= kv,
     }[name]
 

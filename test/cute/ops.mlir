@@ -27,6 +27,7 @@ mask.func @words window {
   %min = cute.min %sub, %d : i32
   %and = cute.and %shl, %shr : ui32
   %bm = cute.bmsk %zero, %max
+  %hi64 = cute.shl_hi64 %bits, %du : ui32
   %rem = cute.rem %d, %c3 : i32
   %neg = cute.lt %rem, %c3 : i32
   %sel = cute.select %neg, %rem, %d : i32
@@ -44,7 +45,7 @@ mask.func @words window {
 // CHECK:         %[[ONES:.*]] = cute.constant 4294967295 : ui32
 // CHECK-NEXT:    %[[ZERO:.*]] = cute.constant 0 : ui32
 // CHECK-NEXT:    %[[C3:.*]] = cute.constant 3 : i32
-// CHECK-NEXT:    %{{.*}} = cute.constant 2863311530 : ui32 hex
+// CHECK-NEXT:    %[[BITS:.*]] = cute.constant 2863311530 : ui32 hex
 // CHECK-NEXT:    %[[D:.*]] = arith.subi %{{.*}}, %{{.*}} : i32
 // CHECK-NEXT:    %[[DU:.*]] = cute.to_u32 %[[D]] : i32
 // CHECK-NEXT:    %[[X:.*]] = mask.load
@@ -62,6 +63,7 @@ mask.func @words window {
 // CHECK-NEXT:    %{{.*}} = cute.min %[[SUB]], %[[D]] : i32
 // CHECK-NEXT:    %[[AND:.*]] = cute.and %[[SHL]], %[[SHR]] : ui32
 // CHECK-NEXT:    %[[BM:.*]] = cute.bmsk %[[ZERO]], %[[MAX]]
+// CHECK-NEXT:    %{{.*}} = cute.shl_hi64 %[[BITS]], %[[DU]] : ui32
 // CHECK-NEXT:    %[[REM:.*]] = cute.rem %[[D]], %[[C3]] : i32
 // CHECK-NEXT:    %[[NEG:.*]] = cute.lt %[[REM]], %[[C3]] : i32
 // CHECK-NEXT:    %[[SEL:.*]] = cute.select %[[NEG]], %[[REM]], %[[D]] : i32
@@ -90,6 +92,7 @@ mask.func @words window {
 // GENERIC: "cute.min"(%{{.*}}, %{{.*}}) : (i32, i32) -> i32
 // GENERIC: "cute.and"(%{{.*}}, %{{.*}}) : (ui32, ui32) -> ui32
 // GENERIC: "cute.bmsk"(%{{.*}}, %{{.*}}) : (ui32, ui32) -> ui32
+// GENERIC: "cute.shl_hi64"(%{{.*}}, %{{.*}}) : (ui32, ui32) -> ui32
 // GENERIC: "cute.rem"(%{{.*}}, %{{.*}}) : (i32, i32) -> i32
 // GENERIC: "cute.lt"(%{{.*}}, %{{.*}}) : (i32, i32) -> i1
 // GENERIC: "cute.select"(%{{.*}}, %{{.*}}, %{{.*}}) : (i1, i32, i32) -> i32

@@ -137,3 +137,24 @@
 
 // CHECK: {{^}}operand 'u' at position 0 does not verify:{{$}}
 // CHECK-NEXT: {{^}}Expected one of i32, i64, but got i16{{$}}
+
+// -----
+
+%u = arith.constant 0 : i32
+%s = interval.span %u * -2 + 0 width 1 : i32
+
+// CHECK: {{^}}interval.span sign must be 1 or -1, got -2{{$}}
+
+// -----
+
+%u = arith.constant 0 : i32
+%s = interval.span %u * 1 + 0 width 0 : i32
+
+// CHECK: {{^}}interval.span width must be in [1, 32], got 0{{$}}
+
+// -----
+
+%u = arith.constant 0 : i32
+%s = interval.span %u * 1 + 0 width 33 : i32
+
+// CHECK: {{^}}interval.span width must be in [1, 32], got 33{{$}}

@@ -119,6 +119,30 @@ mask.func @bounds window {
 // GENERIC-NEXT:    %{{.*}} = "interval.bound"(%{{.*}}) <{sign = -1 : i64, k = 31 : i64, side = "lo"}> : (i64) -> i32
 // GENERIC-NEXT:    %{{.*}} = "interval.bound"(%{{.*}}) <{sign = -1 : i64, k = -5 : i64, side = "both"}> : (i32) -> i32
 
+// Fixed-width runs [a, a + W) at a = sign * u + k of an i32 and an i64 u.
+mask.func @spans window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %t : tensor<4xi64>):
+  %u = arith.subi %q, %kv : i32
+  %x = mask.load %t[%b] : tensor<4xi64>[i32] -> i64
+  %d = interval.span %u * 1 + 0 width 1 : i32
+  %n = interval.span %x * -1 + 4294967296 width 32 : i64
+  %s = interval.union %d, %n
+  %w = interval.keep_word %s : i32
+  mask.yield %w : i32
+}
+
+// CHECK-LABEL: mask.func @spans window {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32, %[[T:.*]]: tensor<4xi64>):
+// CHECK-NEXT:    %[[U:.*]] = arith.subi %[[Q]], %[[KV]] : i32
+// CHECK-NEXT:    %[[X:.*]] = mask.load %[[T]][%[[B]]] : tensor<4xi64>[i32] -> i64
+// CHECK-NEXT:    %[[D:.*]] = interval.span %[[U]] * 1 + 0 width 1 : i32
+// CHECK-NEXT:    %[[N:.*]] = interval.span %[[X]] * -1 + 4294967296 width 32 : i64
+// CHECK-NEXT:    %[[S:.*]] = interval.union %[[D]], %[[N]]
+
+// GENERIC-LABEL: "mask.func"() <{sym_name = "spans", kv_window}> ({
+// GENERIC:         %{{.*}} = "interval.span"(%{{.*}}) <{sign = 1 : i64, k = 0 : i64, width = 1 : i64}> : (i32) -> !interval.set
+// GENERIC-NEXT:    %{{.*}} = "interval.span"(%{{.*}}) <{sign = -1 : i64, k = 4294967296 : i64, width = 32 : i64}> : (i64) -> !interval.set
+
 // Interval ops are not tied to a mask.func.
 %lo = arith.constant 3 : i8
 %hi = arith.constant 9 : i8

@@ -561,3 +561,36 @@ mask.func @packed_divisor_may_be_zero {
 // CHECK:          divisor = (cutlass.Int32(1) if (b == cutlass.Int32(0)) else b)
 // CHECK-NEXT:     x = (q // divisor)
 // CHECK:          packed[0] =
+
+// -----
+
+// A diagonal is one lane (`interval.span`): a bmsk of width 1 at its position
+// (q - kv - 100, computed in Int64 where it may leave i32, then truncated). A band
+// of nine diagonals, whose start q - kv - 8 may be negative, is the high word
+// of a 64-bit shift of its nine ones, the `shl_hi64` helper the module defines.
+mask.func @diagonal_band {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %c0 = arith.constant 0 : i32
+  %c8 = arith.constant 8 : i32
+  %c100 = arith.constant 100 : i32
+  %d = arith.subi %q, %kv : i32
+  %ge = arith.cmpi sge, %d, %c0 : i32
+  %le = arith.cmpi sle, %d, %c8 : i32
+  %band = arith.andi %ge, %le : i1
+  %diag = arith.cmpi eq, %d, %c100 : i32
+  %r = arith.ori %band, %diag : i1
+  mask.yield %r : i1
+}
+
+// CHECK:      def bmsk_u32(pos, width, *, loc=None, ip=None):
+// CHECK:      def shl_hi64(word, amount, *, loc=None, ip=None):
+// CHECK:          "{ .reg .b64 t; .reg .b32 lo; cvt.u64.u32 t, $1; shl.b64 t, t, $2; "
+// CHECK-NEXT:     "mov.b64 {lo, $0}, t; }",
+// CHECK:      """maskopt: mask.func @diagonal_band, packed keep word."""
+// CHECK-NEXT:     q = q_idx[0]
+// CHECK-NEXT:     kv = kv_idx[0]
+// CHECK-NEXT:     v = (q - kv)
+// CHECK-NEXT:     v_1 = shl_hi64(cutlass.Uint32(0x1ff), cutlass.Uint32((cutlass.Int64(v) + cutlass.Int64(24))))
+// CHECK-NEXT:     v_2 = bmsk_u32(cutlass.Uint32((cutlass.Int64(v) - cutlass.Int64(100))), cutlass.Uint32(1))
+// CHECK-NEXT:     v_3 = (v_1 | v_2)
+// CHECK-NEXT:     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)

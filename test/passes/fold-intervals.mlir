@@ -268,16 +268,8 @@ mask.func @eq_plus window {
 // CHECK-LABEL: mask.func @eq_plus window {
 // CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32, %[[S:.*]]: tensor<2xi32>):
 // CHECK-NEXT:    %[[U:.*]] = mask.load %[[S]][%[[B]]] : tensor<2xi32>[i32] -> i32
-// CHECK-NEXT:    %[[V0:.*]] = arith.constant -32 : i32
-// CHECK-NEXT:    %[[V1:.*]] = arith.maxsi %[[U]], %[[V0]] : i32
-// CHECK-NEXT:    %[[V2:.*]] = arith.constant 0 : i32
-// CHECK-NEXT:    %[[V3:.*]] = arith.subi %[[V2]], %[[V1]] : i32
-// CHECK-NEXT:    %[[V4:.*]] = arith.constant -31 : i32
-// CHECK-NEXT:    %[[V5:.*]] = arith.maxsi %[[U]], %[[V4]] : i32
-// CHECK-NEXT:    %[[V6:.*]] = arith.constant 1 : i32
-// CHECK-NEXT:    %[[V7:.*]] = arith.subi %[[V6]], %[[V5]] : i32
-// CHECK-NEXT:    %[[V8:.*]] = interval.range %[[V3]], %[[V7]] : i32
-// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V8]] : i32
+// CHECK-NEXT:    %[[V0:.*]] = interval.span %[[U]] * -1 + 0 width 1 : i32
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V0]] : i32
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
@@ -302,12 +294,8 @@ mask.func @eq_minus window {
 // CHECK-LABEL: mask.func @eq_minus window {
 // CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32, %[[S:.*]]: tensor<2xi32>):
 // CHECK-NEXT:    %[[U:.*]] = mask.load %[[S]][%[[B]]] : tensor<2xi32>[i32] -> i32
-// CHECK-NEXT:    %[[V0:.*]] = arith.constant 31 : i32
-// CHECK-NEXT:    %[[V1:.*]] = arith.minsi %[[U]], %[[V0]] : i32
-// CHECK-NEXT:    %[[V2:.*]] = arith.constant 1 : i32
-// CHECK-NEXT:    %[[V3:.*]] = arith.addi %[[V1]], %[[V2]] : i32
-// CHECK-NEXT:    %[[V4:.*]] = interval.range %[[U]], %[[V3]] : i32
-// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V4]] : i32
+// CHECK-NEXT:    %[[V0:.*]] = interval.span %[[U]] * 1 + 0 width 1 : i32
+// CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V0]] : i32
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
@@ -1243,16 +1231,8 @@ mask.func @nine_diagonals window {
 // CHECK-LABEL: mask.func @nine_diagonals window {
 // CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
 // CHECK-NEXT:  %[[D:.*]] = arith.subi %[[Q]], %[[KV]] : i32
-// CHECK-NEXT:  %[[V0:.*]] = arith.constant 31 : i32
-// CHECK-NEXT:  %[[V1:.*]] = arith.subi %[[V0]], %[[D]] : i32
-// CHECK-NEXT:  %[[V2:.*]] = arith.constant 0 : i32
-// CHECK-NEXT:  %[[V3:.*]] = arith.maxsi %[[V1]], %[[V2]] : i32
-// CHECK-NEXT:  %[[V4:.*]] = arith.constant 32 : i32
-// CHECK-NEXT:  %[[V5:.*]] = arith.subi %[[V4]], %[[V3]] : i32
-// CHECK-NEXT:  %[[V6:.*]] = arith.constant -8 : i32
-// CHECK-NEXT:  %[[V7:.*]] = arith.addi %[[D]], %[[V6]] : i32
-// CHECK-NEXT:  %[[V8:.*]] = interval.range %[[V7]], %[[V5]] : i32
-// CHECK-NEXT:  %[[KEEP:.*]] = interval.keep_word %[[V8]] : i32
+// CHECK-NEXT:  %[[V0:.*]] = interval.span %[[D]] * 1 + -8 width 9 : i32
+// CHECK-NEXT:  %[[KEEP:.*]] = interval.keep_word %[[V0]] : i32
 // CHECK-NEXT:  mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
 
@@ -1288,12 +1268,8 @@ mask.func @empty_and_subset window {
 
 // CHECK-LABEL: mask.func @empty_and_subset window {
 // CHECK-NEXT: ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
-// CHECK-NEXT:   %[[V0:.*]] = arith.constant 2 : i32
-// CHECK-NEXT:   %[[V1:.*]] = arith.subi %[[V0]], %[[Q]] : i32
-// CHECK-NEXT:   %[[V2:.*]] = arith.constant 4 : i32
-// CHECK-NEXT:   %[[V3:.*]] = arith.subi %[[V2]], %[[Q]] : i32
-// CHECK-NEXT:   %[[V4:.*]] = interval.range %[[V1]], %[[V3]] : i32
-// CHECK-NEXT:   %[[KEEP:.*]] = interval.keep_word %[[V4]] : i32
+// CHECK-NEXT:   %[[V0:.*]] = interval.span %[[Q]] * -1 + 2 width 2 : i32
+// CHECK-NEXT:   %[[KEEP:.*]] = interval.keep_word %[[V0]] : i32
 // CHECK-NEXT:   mask.yield %[[KEEP]] : i32
 // CHECK-NEXT: }
 
@@ -1490,10 +1466,9 @@ mask.func @same_lanes_any_condition window {
 // FOLD-NEXT:  }
 
 // A wrap point's bound beyond i32: `L + d == 2^32` (d = h + kv - t[b] in
-// i64) keeps the run [2^32 - d, 2^32 + 1 - d). Each bound subtracts in i64
-// before it clamps to [0, 32] and truncates: clamped first, `32 -
-// trunc(clamp(d) - (2^32 - 32))` is `-trunc(clamp(d))` in i32, a negation
-// LLVM forms and ptxas drops in a chained min (fuzz seed 91 mask 1744).
+// i64) keeps the run [2^32 - d, 2^32 + 1 - d), one lane: lower-interval-bounds
+// makes it an `interval.span` of the i64 d (its bounds, each on its own, are
+// in @ne_wrap_point below).
 mask.func @eq_wrap_point window {
 ^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %t : tensor<4xi32>):
   %x = mask.load %t[%b] : tensor<4xi32>[i32] -> i32
@@ -1508,17 +1483,7 @@ mask.func @eq_wrap_point window {
 
 // CHECK-LABEL: mask.func @eq_wrap_point window {
 // CHECK:         %[[D:.*]] = arith.subi %{{.*}}, %{{.*}} : i64
-// CHECK-NEXT:    %[[K0:.*]] = arith.constant 4294967296 : i64
-// CHECK-NEXT:    %[[N0:.*]] = arith.subi %[[K0]], %[[D]] : i64
-// CHECK-NEXT:    %[[Z0:.*]] = arith.constant 0 : i64
-// CHECK-NEXT:    %[[A0:.*]] = arith.maxsi %[[N0]], %[[Z0]] : i64
-// CHECK-NEXT:    %[[C0:.*]] = arith.constant 32 : i64
-// CHECK-NEXT:    %[[B0:.*]] = arith.minsi %[[A0]], %[[C0]] : i64
-// CHECK-NEXT:    %[[LO:.*]] = arith.trunci %[[B0]] : i64 to i32
-// CHECK-NEXT:    %[[K1:.*]] = arith.constant 4294967297 : i64
-// CHECK-NEXT:    %[[N1:.*]] = arith.subi %[[K1]], %[[D]] : i64
-// CHECK:         %[[HI:.*]] = arith.trunci %{{.*}} : i64 to i32
-// CHECK-NEXT:    %[[R:.*]] = interval.range %[[LO]], %[[HI]] : i32
+// CHECK-NEXT:    %[[R:.*]] = interval.span %[[D]] * -1 + 4294967296 width 1 : i64
 // CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[R]] : i32
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 
@@ -1536,3 +1501,43 @@ mask.func @eq_wrap_point window {
 // FOLD-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[V2]] : i32
 // FOLD-NEXT:    mask.yield %[[KEEP]] : i32
 // FOLD-NEXT:  }
+
+// The bounds of that lane, each in a run of its own (`L + d != 2^32`: [0,
+// 2^32 - d) and [2^32 + 1 - d, 32)). Each bound subtracts in i64 before it
+// clamps to [0, 32] and truncates: clamped first, `32 - trunc(clamp(d) -
+// (2^32 - 32))` is `-trunc(clamp(d))` in i32, a negation LLVM forms and
+// ptxas drops in a chained min (fuzz seed 91 mask 1744).
+mask.func @ne_wrap_point window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %t : tensor<4xi32>):
+  %x = mask.load %t[%b] : tensor<4xi32>[i32] -> i32
+  %hw = arith.extsi %h : i32 to i64
+  %kw = arith.extsi %kv : i32 to i64
+  %s = arith.addi %hw, %kw : i64
+  %xw = arith.extsi %x : i32 to i64
+  %d = arith.subi %s, %xw : i64
+  %p = mask.lane_cmp "ne", 1 * lane + %d + -4294967296 : i64
+  mask.yield %p : i1
+}
+
+// CHECK-LABEL: mask.func @ne_wrap_point window {
+// CHECK:         %[[D:.*]] = arith.subi %{{.*}}, %{{.*}} : i64
+// CHECK-NEXT:    %[[K0:.*]] = arith.constant 4294967296 : i64
+// CHECK-NEXT:    %[[N0:.*]] = arith.subi %[[K0]], %[[D]] : i64
+// CHECK-NEXT:    %[[Z0:.*]] = arith.constant 0 : i64
+// CHECK-NEXT:    %[[A0:.*]] = arith.maxsi %[[N0]], %[[Z0]] : i64
+// CHECK-NEXT:    %[[C0:.*]] = arith.constant 32 : i64
+// CHECK-NEXT:    %[[B0:.*]] = arith.minsi %[[A0]], %[[C0]] : i64
+// CHECK-NEXT:    %[[HI:.*]] = arith.trunci %[[B0]] : i64 to i32
+// CHECK-NEXT:    %[[K1:.*]] = arith.constant 4294967297 : i64
+// CHECK-NEXT:    %[[N1:.*]] = arith.subi %[[K1]], %[[D]] : i64
+// CHECK:         %[[LO:.*]] = arith.trunci %{{.*}} : i64 to i32
+// CHECK-NEXT:    %[[Z:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[R0:.*]] = interval.range %[[Z]], %[[HI]] : i32
+// CHECK-NEXT:    %[[E:.*]] = arith.constant 32 : i32
+// CHECK-NEXT:    %[[R1:.*]] = interval.range %[[LO]], %[[E]] : i32
+// CHECK-NEXT:    %[[U:.*]] = interval.union %[[R0]], %[[R1]]
+
+// FOLD-LABEL: mask.func @ne_wrap_point window {
+// FOLD:         %[[D:.*]] = arith.subi %{{.*}}, %{{.*}} : i64
+// FOLD-NEXT:    %[[HI:.*]] = interval.bound %[[D]] * -1 + 4294967296 side "hi" : i64
+// FOLD-NEXT:    %[[LO:.*]] = interval.bound %[[D]] * -1 + 4294967297 side "lo" : i64

@@ -132,6 +132,144 @@ mask.func @bmsk_range window {
 
 // -----
 
+// interval.span: W lanes at the start a = sign * u + k.
+// One lane (a diagonal, u = q - kv): bmsk(u, 1), 0 for u < 0 (an unsigned
+// position >= 32).
+mask.func @span_lane window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %u = arith.subi %q, %kv : i32
+  %s = interval.span %u * 1 + 0 width 1 : i32
+  %w = interval.keep_word %s : i32
+  mask.yield %w : i32
+}
+
+// CHECK-LABEL: mask.func @span_lane
+// CHECK:       %[[U:u[_0-9]*]] = arith.subi %{{.*}}, %{{.*}} : i32
+// CHECK-NEXT:  %[[P:.*]] = cute.to_u32 %[[U]] : i32
+// CHECK-NEXT:  %[[ONE:.*]] = cute.constant 1 : ui32
+// CHECK-NEXT:  %[[V:.*]] = cute.bmsk %[[P]], %[[ONE]]
+// CHECK-NEXT:  %[[S:s[_0-9]*]] = cute.lanes %[[V]]
+
+// -----
+
+// Nine lanes from a start that is never negative: bmsk(kv + 3, 9).
+mask.func @span_nonneg window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %s = interval.span %kv * 1 + 3 width 9 : i32
+  %w = interval.keep_word %s : i32
+  mask.yield %w : i32
+}
+
+// CHECK-LABEL: mask.func @span_nonneg
+// CHECK:       %[[C3:.*]] = cute.constant 3 : i32
+// CHECK-NEXT:  %[[A:.*]] = cute.add %{{.*}}, %[[C3]] : i32
+// CHECK-NEXT:  %[[P:.*]] = cute.to_u32 %[[A]] : i32
+// CHECK-NEXT:  %[[C9:.*]] = cute.constant 9 : ui32
+// CHECK-NEXT:  %[[V:.*]] = cute.bmsk %[[P]], %[[C9]]
+// CHECK-NEXT:  %[[S:s[_0-9]*]] = cute.lanes %[[V]]
+
+// -----
+
+// Nine lanes from a start of either sign: the high word of a 64-bit shift by
+// a + 32 = u + 24, computed in Int64 and truncated (u + 24 may pass 2^31 - 1).
+mask.func @span_either_sign window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %u = arith.subi %q, %kv : i32
+  %s = interval.span %u * 1 + -8 width 9 : i32
+  %w = interval.keep_word %s : i32
+  mask.yield %w : i32
+}
+
+// CHECK-LABEL: mask.func @span_either_sign
+// CHECK:       %[[U:u[_0-9]*]] = arith.subi %{{.*}}, %{{.*}} : i32
+// CHECK-NEXT:  %[[UW:.*]] = cute.to_i64 %[[U]]
+// CHECK-NEXT:  %[[C24:.*]] = cute.constant 24 : i64
+// CHECK-NEXT:  %[[A:.*]] = cute.add %[[UW]], %[[C24]] : i64
+// CHECK-NEXT:  %[[AU:.*]] = cute.to_u32 %[[A]] : i64
+// CHECK-NEXT:  %[[P:.*]] = cute.constant 511 : ui32 hex
+// CHECK-NEXT:  %[[V:.*]] = cute.shl_hi64 %[[P]], %[[AU]] : ui32
+// CHECK-NEXT:  %[[S:s[_0-9]*]] = cute.lanes %[[V]]
+
+// -----
+
+// The lane -u: the negation pushed into u = kv - q (q - kv), no `0 - x`.
+mask.func @span_negated window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %u = arith.subi %kv, %q : i32
+  %s = interval.span %u * -1 + 0 width 1 : i32
+  %w = interval.keep_word %s : i32
+  mask.yield %w : i32
+}
+
+// CHECK-LABEL: mask.func @span_negated
+// CHECK:       %[[N:.*]] = cute.sub %[[Q:.*]], %[[KV:.*]] : i32
+// CHECK-NEXT:  %[[P:.*]] = cute.to_u32 %[[N]] : i32
+// CHECK-NEXT:  %[[ONE:.*]] = cute.constant 1 : ui32
+// CHECK-NEXT:  %[[V:.*]] = cute.bmsk %[[P]], %[[ONE]]
+// CHECK-NOT:   cute.neg_i32
+
+// -----
+
+// The lane 100 - u: 100 - u may pass 2^31 - 1, so it is computed in Int64
+// and truncated (no op wraps).
+mask.func @span_u32 window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %u = arith.subi %kv, %q : i32
+  %s = interval.span %u * -1 + 100 width 1 : i32
+  %w = interval.keep_word %s : i32
+  mask.yield %w : i32
+}
+
+// CHECK-LABEL: mask.func @span_u32
+// CHECK:       %[[U:u[_0-9]*]] = arith.subi %{{.*}}, %{{.*}} : i32
+// CHECK-NEXT:  %[[UW:.*]] = cute.to_i64 %[[U]]
+// CHECK-NEXT:  %[[C100:.*]] = cute.constant 100 : i64
+// CHECK-NEXT:  %[[A:.*]] = cute.sub %[[C100]], %[[UW]] : i64
+// CHECK-NEXT:  %[[P:.*]] = cute.to_u32 %[[A]] : i64
+// CHECK-NEXT:  %[[ONE:.*]] = cute.constant 1 : ui32
+// CHECK-NEXT:  %[[V:.*]] = cute.bmsk %[[P]], %[[ONE]]
+
+// -----
+
+// A start past 2^32 on part of the range (2^32 - d for an i64 d that may be
+// <= 0) would alias lanes modulo 2^32: d is clamped to where the start is in
+// [-1, 32] first, then subtracted from 2^32 in Int64.
+mask.func @span_clamped window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %t : tensor<4xi64>):
+  %d = mask.load %t[%b] : tensor<4xi64>[i32] -> i64
+  %s = interval.span %d * -1 + 4294967296 width 1 : i64
+  %w = interval.keep_word %s : i32
+  mask.yield %w : i32
+}
+
+// CHECK-LABEL: mask.func @span_clamped
+// CHECK:       %[[D:d[_0-9]*]] = mask.load
+// CHECK-NEXT:  %[[LO:.*]] = cute.constant 4294967264 : i64
+// CHECK-NEXT:  %[[M:.*]] = cute.max %[[D]], %[[LO]] : i64
+// CHECK-NEXT:  %[[HI:.*]] = cute.constant 4294967297 : i64
+// CHECK-NEXT:  %[[C:.*]] = cute.min %[[M]], %[[HI]] : i64
+// CHECK-NEXT:  %[[K:.*]] = cute.constant 4294967296 : i64
+// CHECK-NEXT:  %[[A:.*]] = cute.sub %[[K]], %[[C]] : i64
+// CHECK-NEXT:  %[[P:.*]] = cute.to_u32 %[[A]] : i64
+// CHECK-NEXT:  %[[ONE:.*]] = cute.constant 1 : ui32
+// CHECK-NEXT:  %[[V:.*]] = cute.bmsk %[[P]], %[[ONE]]
+
+// -----
+
+// A start that value ranges keep at or past 32: no lane, the word 0.
+mask.func @span_empty window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %s = interval.span %kv * 1 + 32 width 4 : i32
+  %w = interval.keep_word %s : i32
+  mask.yield %w : i32
+}
+
+// CHECK-LABEL: mask.func @span_empty
+// CHECK:       %[[Z:.*]] = cute.constant 0 : ui32
+// CHECK-NEXT:  %[[S:s[_0-9]*]] = cute.lanes %[[Z]]
+
+// -----
+
 // A periodic set whose phase may be negative: ph = phase % P, moved up by P
 // where negative (CuTe's % truncates), both named in a module.
 mask.func @periodic_signed_phase window {

@@ -241,3 +241,48 @@ mask.func @negated_i32_beyond_i32 window {
 // CHECK-NEXT:    %[[W:.*]] = interval.keep_word %[[R]] : i32
 // CHECK-NEXT:    mask.yield %[[W]] : i32
 // CHECK-NEXT:  }
+
+// -----
+
+// Spans: a range whose bounds are of one u and one sign, k apart by W <= 32,
+// is the fixed-width run `interval.span %u * sign + k width W` (its bounds
+// are erased where nothing else uses them): one lane (a diagonal), nine
+// lanes, a whole word. Bounds 33 apart, of two signs or of two values stay
+// a range.
+mask.func @spans window {
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %s : tensor<2xi32>):
+  %u = arith.subi %q, %kv : i32
+  %x = mask.load %s[%b] : tensor<2xi32>[i32] -> i32
+  %lo1 = interval.bound %u * 1 + 0 side "lo" : i32
+  %hi1 = interval.bound %u * 1 + 1 side "hi" : i32
+  %one = interval.range %lo1, %hi1 : i32
+  %lo9 = interval.bound %u * -1 + -8 side "lo" : i32
+  %hi9 = interval.bound %u * -1 + 1 side "hi" : i32
+  %nine = interval.range %lo9, %hi9 : i32
+  %hi32 = interval.bound %x * 1 + 32 side "hi" : i32
+  %lo32 = interval.bound %x * 1 + 0 side "lo" : i32
+  %word = interval.range %lo32, %hi32 : i32
+  %hi33 = interval.bound %x * 1 + 33 side "hi" : i32
+  %wide = interval.range %lo32, %hi33 : i32
+  %signs = interval.range %lo1, %hi9 : i32
+  %values = interval.range %lo32, %hi1 : i32
+  %s1 = interval.union %one, %nine, %word
+  %s2 = interval.intersect %wide, %signs, %values
+  %r = interval.union %s1, %s2
+  %w = interval.keep_word %r : i32
+  mask.yield %w : i32
+}
+
+// CHECK-LABEL: mask.func @spans window {
+// CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32, %[[S:.*]]: tensor<2xi32>):
+// CHECK-NEXT:    %[[U:.*]] = arith.subi %[[Q]], %[[KV]] : i32
+// CHECK-NEXT:    %[[X:.*]] = mask.load %[[S]][%[[B]]] : tensor<2xi32>[i32] -> i32
+// CHECK-NOT:     interval.bound
+// CHECK:         %[[ONE:.*]] = interval.span %[[U]] * 1 + 0 width 1 : i32
+// CHECK:         %[[NINE:.*]] = interval.span %[[U]] * -1 + -8 width 9 : i32
+// CHECK:         %[[WORD:.*]] = interval.span %[[X]] * 1 + 0 width 32 : i32
+// CHECK:         %[[WIDE:.*]] = interval.range %{{.*}}, %{{.*}} : i32
+// CHECK-NEXT:    %[[SIGNS:.*]] = interval.range %{{.*}}, %{{.*}} : i32
+// CHECK-NEXT:    %[[VALUES:.*]] = interval.range %{{.*}}, %{{.*}} : i32
+// CHECK-NEXT:    %{{.*}} = interval.union %[[ONE]], %[[NINE]], %[[WORD]]
+// CHECK-NEXT:    %{{.*}} = interval.intersect %[[WIDE]], %[[SIGNS]], %[[VALUES]]

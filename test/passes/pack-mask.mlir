@@ -447,14 +447,7 @@ mask.func @wrapped_diagonals {
 // CHECK-LABEL: mask.func @wrapped_diagonals window {
 // CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
 // CHECK-NEXT:    %[[D:.*]] = arith.subi %[[KV]], %[[Q]] : i32
-// CHECK-NEXT:    %[[C0:.*]] = arith.constant 0 : i32
-// CHECK-NEXT:    %[[LO:.*]] = arith.subi %[[C0]], %[[D]] : i32
-// CHECK-NEXT:    %[[C23:.*]] = arith.constant 23 : i32
-// CHECK-NEXT:    %[[A:.*]] = arith.addi %[[D]], %[[C23]] : i32
-// CHECK-NEXT:    %[[AC:.*]] = arith.maxsi %[[A]], %[[C0]] : i32
-// CHECK-NEXT:    %[[C32:.*]] = arith.constant 32 : i32
-// CHECK-NEXT:    %[[HI:.*]] = arith.subi %[[C32]], %[[AC]] : i32
-// CHECK-NEXT:    %[[R:.*]] = interval.range %[[LO]], %[[HI]] : i32
+// CHECK-NEXT:    %[[R:.*]] = interval.span %[[D]] * -1 + 0 width 9 : i32
 // CHECK-NEXT:    %[[KEEP:.*]] = interval.keep_word %[[R]] : i32
 // CHECK-NEXT:    mask.yield %[[KEEP]] : i32
 // CHECK-NEXT:  }
@@ -538,21 +531,12 @@ mask.func @wrapped_conjunction {
 // CHECK-LABEL: mask.func @wrapped_conjunction window {
 // CHECK-NEXT:  ^bb0(%[[B:.*]]: i32, %[[H:.*]]: i32, %[[Q:.*]]: i32, %[[KV:.*]]: i32):
 // CHECK-NEXT:    %[[D:.*]] = arith.subi %[[KV]], %[[Q]] : i32
-// CHECK-NEXT:    %[[C2969:.*]] = arith.constant 2969 : i32
-// CHECK-NEXT:    %[[V2:.*]] = arith.maxsi %[[D]], %[[C2969]] : i32
-// CHECK-NEXT:    %[[CM2969:.*]] = arith.constant -2969 : i32
-// CHECK-NEXT:    %[[V4:.*]] = arith.addi %[[V2]], %[[CM2969]] : i32
-// CHECK-NEXT:    %[[C32:.*]] = arith.constant 32 : i32
-// CHECK-NEXT:    %[[P:.*]] = arith.subi %[[C32]], %[[V4]] : i32
 // CHECK-NEXT:    %[[C2962:.*]] = arith.constant 2962 : i32
 // CHECK-NEXT:    %[[V10:.*]] = arith.maxsi %[[D]], %[[C2962]] : i32
 // CHECK-NEXT:    %[[CM2962:.*]] = arith.constant -2962 : i32
 // CHECK-NEXT:    %[[V12:.*]] = arith.addi %[[V10]], %[[CM2962]] : i32
+// CHECK-NEXT:    %[[C32:.*]] = arith.constant 32 : i32
 // CHECK-NEXT:    %[[P7:.*]] = arith.subi %[[C32]], %[[V12]] : i32
-// CHECK-NEXT:    %[[C2968:.*]] = arith.constant 2968 : i32
-// CHECK-NEXT:    %[[V15:.*]] = arith.maxsi %[[D]], %[[C2968]] : i32
-// CHECK-NEXT:    %[[C3000:.*]] = arith.constant 3000 : i32
-// CHECK-NEXT:    %[[P1:.*]] = arith.subi %[[C3000]], %[[V15]] : i32
 // CHECK-NEXT:    %[[CEDGE:.*]] = arith.constant 2147480641 : i32
 // CHECK-NEXT:    %[[NONE:.*]] = arith.cmpi sle, %[[Q]], %[[CEDGE]] : i32
 // CHECK-NEXT:    %[[GE:.*]] = arith.cmpi sge, %[[Q]], %[[CEDGE]] : i32
@@ -562,7 +546,7 @@ mask.func @wrapped_conjunction {
 // CHECK-NEXT:    %[[R1:.*]] = interval.range %[[Z]], %[[P7]] : i32
 // CHECK-NEXT:    %[[E:.*]] = interval.empty
 // CHECK-NEXT:    %[[S1:.*]] = interval.select %[[NONE]], %[[R1]], %[[E]]
-// CHECK-NEXT:    %[[R2:.*]] = interval.range %[[P1]], %[[P]] : i32
+// CHECK-NEXT:    %[[R2:.*]] = interval.span %[[D]] * -1 + 3000 width 1 : i32
 // CHECK-NEXT:    %[[SOME:.*]] = arith.andi %[[GE]], %[[LE]] : i1
 // CHECK-NEXT:    %[[S2:.*]] = interval.select %[[SOME]], %[[R2]], %[[E]]
 // CHECK-NEXT:    %[[U:.*]] = interval.union %[[S1]], %[[S2]]

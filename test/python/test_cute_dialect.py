@@ -92,6 +92,21 @@ def test_bmsk_of_unsigned_operands():
     assert _words(body, q, kv) == [_bmsk(p, w) for p, w in zip(pos, width)]
 
 
+def test_high_word_of_a_64_bit_shift():
+    """cute.shl_hi64: hi32(zext(word) << amount), 0 for amounts >= 64 (the
+    amount unsigned, so a negative i32 is one of those)."""
+    body = """
+  %wd = cute.to_u32 %q : i32
+  %a = cute.to_u32 %kv : i32
+  %w = cute.shl_hi64 %wd, %a : ui32"""
+    words = [0x1FF, M, 1, 0x80000001, 0x1FF, M, 0x1FF, 0x1FF, 1, 0x1FF, M]
+    amounts = [24, 32, 63, 1, 0, 64, 65, 40, 32, -1, 2**31]
+    q = [w - (1 << 32) if w >= 2**31 else w for w in words]
+    want = [0 if a % 2**32 >= 64 else ((w << (a % 2**32)) >> 32) & M for w, a in zip(words, amounts)]
+    assert want[:5] == [1, M, 1 << 31, 1, 0]
+    assert _words(body, q, amounts) == want
+
+
 def test_unsigned_arithmetic_and_saturation():
     # max(Uint32(q) + 7, Uint32(kv)) - Uint32(kv) as a bmsk width; sat_u32 of an i64
     body = """

@@ -15,6 +15,7 @@ import pytest
 import torch
 from hypothesis import HealthCheck, given, settings
 
+import maskopt
 from maskopt.tools import corpus, fuzz
 
 warnings.filterwarnings("ignore", message=".*NumPy.*")
@@ -561,4 +562,50 @@ def test_int64_aux_values_at_the_32_bit_edges(kind):
     pts = fuzz.box_points((1, len(_EDGES64), 64, 64), consts={31, 32, 33}, uses_h=True)
     o = fuzz.check_mask(fn, pts)
     assert_exact(o, f"int64 {kind} at the 32-bit edges")
+    assert o.packed and o.dropin and o.dropin_error is None, o.describe()
+
+
+_SPAN_MASKS = {
+    # one lane at q - kv, at kv - q + 100 (Uint32 arithmetic), at an aux value
+    "diagonal": (lambda b, h, q_idx, kv_idx: q_idx == kv_idx, {0, 1, 31, 32}),
+    "offset_diagonal": (lambda b, h, q_idx, kv_idx: kv_idx - q_idx == 100, {100, 131, 132}),
+    "far_diagonal": (lambda b, h, q_idx, kv_idx: q_idx - kv_idx == 2**31 - 40, {2**31 - 40, 2**31 - 8}),
+    # nine and 32 lanes from a start of either sign (shl_hi64), one from a start >= 0
+    "band_9": (lambda b, h, q_idx, kv_idx: (q_idx - kv_idx >= 0) & (q_idx - kv_idx <= 8), {0, 8, 9, 40}),
+    "band_32": (lambda b, h, q_idx, kv_idx: (kv_idx - q_idx >= -5) & (kv_idx - q_idx < 27), {5, 27, 32}),
+    "kv_band": (lambda b, h, q_idx, kv_idx: (kv_idx >= 64) & (kv_idx < 70), {64, 70}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_SPAN_MASKS))
+def test_fixed_width_runs_match_eager(name):
+    """`interval.span` words (a diagonal is one lane, a band of diagonals a
+    fixed-width run: one shift into place) against eager torch, q and kv
+    near 0 and near 2^31, every lane alignment about the edges: module and
+    drop-in exact, and the run is a span."""
+    fn, consts = _SPAN_MASKS[name]
+    res = maskopt.compile_mask(fn, name=name)
+    assert "interval.span" in str(res.ir), res.ir
+    pts = fuzz.box_points((1, 1, 256, 256), consts=consts)
+    o = fuzz.check_mask(fn, pts)
+    assert_exact(o, name)
+    assert o.packed and o.dropin and o.dropin_error is None, o.describe()
+
+
+def test_span_of_an_int64_wrap_point_is_exact():
+    """A lane at an i64 position that may pass 2^32 (`kv + h - t[b] ==
+    2^32 - L` for int32 t, the position 2^32 - d): the start is clamped before
+    it is taken modulo 2^32, so no lane aliases another; module and drop-in
+    exact at t values about every edge."""
+    t = torch.tensor([-(2**31), -(2**31) + 40, -1, 0, 1, 2**31 - 1], dtype=torch.int32)
+
+    def fn(b, h, q_idx, kv_idx):
+        d = kv_idx.to(torch.int64) + h - t[b].to(torch.int64)
+        return d + 31 == 2**32
+
+    res = maskopt.compile_mask(fn, name="wrap_point_span")
+    assert "interval.span" in str(res.ir), res.ir
+    pts = fuzz.box_points((len(t), 4, 64, 64), consts={31, 32, 2**31 - 1}, uses_b=True)
+    o = fuzz.check_mask(fn, pts)
+    assert_exact(o, "int64 wrap point span")
     assert o.packed and o.dropin and o.dropin_error is None, o.describe()
