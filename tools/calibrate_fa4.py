@@ -309,8 +309,9 @@ FORMS: dict[str, tuple[str, str]] = {
     "diagonal/shl-one": ("diagonal", f"utils.shl_u32(cutlass.Uint32(0x1), cutlass.Uint32(({_Q} - {_KV})))"),
     "diagonal/bmsk-lane": ("diagonal", _bmsk(f"cutlass.Uint32(({_Q} - {_KV}))", "cutlass.Uint32(1)")),
     # the nine lanes [q - kv - 8, q - kv + 1) (a span of width 9 whose start
-    # may be negative): as the range, as two shifts of 0x1ff, as the high word
-    # of one 64-bit shift by the start + 32
+    # may be negative): as the range, as two shifts of 0x1ff by the start and
+    # by its negation (a negative amount is >= 32 unsigned: 0), as the high
+    # word of one 64-bit shift by the start + 32
     "band/bmsk-range": (
         "band",
         _bmsk(f"cutlass.Uint32(max((({_Q} - {_KV}) + cutlass.Int32(-8)), cutlass.Int32(0)))",
@@ -319,8 +320,8 @@ FORMS: dict[str, tuple[str, str]] = {
     ),
     "band/two-shifts": (
         "band",
-        f"(utils.shl_u32(cutlass.Uint32(0x1ff), cutlass.Uint32(max((({_Q} - {_KV}) + cutlass.Int32(-8)), cutlass.Int32(0)))) | "
-        f"utils.shr_u32(cutlass.Uint32(0x1ff), cutlass.Uint32(max((({_KV} - {_Q}) + cutlass.Int32(8)), cutlass.Int32(0)))))",
+        f"(utils.shl_u32(cutlass.Uint32(0x1ff), cutlass.Uint32((({_Q} - {_KV}) + cutlass.Int32(-8)))) | "
+        f"utils.shr_u32(cutlass.Uint32(0x1ff), cutlass.Uint32((({_KV} - {_Q}) + cutlass.Int32(8)))))",
     ),
     "band/shl-hi64": (
         "band",
