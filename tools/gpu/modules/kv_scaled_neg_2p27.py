@@ -40,12 +40,10 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     bound = (v_4 // cutlass.Int32(134217728))
     v_5 = (cutlass.Int32(31) - bound)
     v_6 = utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(min(v_5, cutlass.Int32(32))))
-    v_7 = (bound + cutlass.Int32(17))
-    v_8 = (bound + cutlass.Int32(33))
-    v_9 = bmsk_u32(cutlass.Uint32(v_7), cutlass.Uint32((max(v_8, v_7) - v_7)))
-    v_10 = (v_6 | v_9)
+    v_7 = bmsk_u32(cutlass.Uint32((bound + cutlass.Int32(17))), cutlass.Uint32(16))
+    v_8 = (v_6 | v_7)
     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
-    packed[0] = v_10
+    packed[0] = v_8
     return packed.load()
 
 

@@ -8,17 +8,18 @@ from flash_attn.cute import utils
 
 
 @dsl_user_op
-def bmsk_u32(pos, width, *, loc=None, ip=None):
-    """Bits [pos, pos + width) of a word, clipped to bit 31, 0 when pos >= 32
-    (PTX bmsk.clamp.b32; operands unsigned)."""
+def shl_hi64(word, amount, *, loc=None, ip=None):
+    """The high word of the 64-bit word << amount (the word zero-extended),
+    0 when amount >= 64 (PTX shl.b64 clamps the amount; operands unsigned)."""
     return cutlass.Uint32(
         llvm.inline_asm(
             T.i32(),
             [
-                cutlass.Uint32(pos).ir_value(loc=loc, ip=ip),
-                cutlass.Uint32(width).ir_value(loc=loc, ip=ip),
+                cutlass.Uint32(word).ir_value(loc=loc, ip=ip),
+                cutlass.Uint32(amount).ir_value(loc=loc, ip=ip),
             ],
-            "bmsk.clamp.b32 $0, $1, $2;",
+            "{ .reg .b64 t; .reg .b32 lo; cvt.u64.u32 t, $1; shl.b64 t, t, $2; "
+            "mov.b64 {lo, $0}, t; }",
             "=r,r,r",
             has_side_effects=False,
             is_align_stack=False,
@@ -33,12 +34,9 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     q = q_idx[0]
     kv = kv_idx[0]
     v = (q - kv)
-    v_1 = (v + cutlass.Int32(-8))
-    lo = max(v_1, cutlass.Int32(0))
-    base = (cutlass.Uint32(kv) + cutlass.Uint32(lo))
-    v_2 = bmsk_u32(cutlass.Uint32(lo), (max((cutlass.Uint32(q) + cutlass.Uint32(1)), base) - base))
+    v_1 = shl_hi64(cutlass.Uint32(0x1ff), cutlass.Uint32((cutlass.Int64(v) + cutlass.Int64(24))))
     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
-    packed[0] = v_2
+    packed[0] = v_1
     return packed.load()
 
 

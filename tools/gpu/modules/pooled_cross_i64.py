@@ -37,12 +37,9 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     v_2 = (v_1 * cutlass.Int64(3))
     v_3 = (v - v_2)
     bound = (v_3 // cutlass.Int64(3))
-    v_4 = cutlass.Int32(bound)
-    lo = max(v_4, cutlass.Int32(0))
-    v_5 = (v_4 + cutlass.Int32(1))
-    v_6 = bmsk_u32(cutlass.Uint32(lo), cutlass.Uint32((max(v_5, lo) - lo)))
+    v_4 = bmsk_u32(cutlass.Uint32(bound), cutlass.Uint32(1))
     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
-    packed[0] = v_6
+    packed[0] = v_4
     return packed.load()
 
 

@@ -83,9 +83,7 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     v_19 = min(v_8, v_18)
     v_20 = bmsk_u32(cutlass.Uint32(lo), cutlass.Uint32((max(v_19, lo) - lo)))
     v_21 = (v_20 if divides_1 else v_14)
-    base = max(q, kv)
-    lo_1 = (base - kv)
-    v_22 = bmsk_u32(cutlass.Uint32(lo_1), (max((cutlass.Uint32(q) + cutlass.Uint32(1)), cutlass.Uint32(base)) - cutlass.Uint32(base)))
+    v_22 = bmsk_u32(cutlass.Uint32((q - kv)), cutlass.Uint32(1))
     v_23 = (v_15 | v_21 | v_22)
     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
     packed[0] = v_23

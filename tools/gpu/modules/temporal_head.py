@@ -27,6 +27,27 @@ def bmsk_u32(pos, width, *, loc=None, ip=None):
     )
 
 
+@dsl_user_op
+def shl_hi64(word, amount, *, loc=None, ip=None):
+    """The high word of the 64-bit word << amount (the word zero-extended),
+    0 when amount >= 64 (PTX shl.b64 clamps the amount; operands unsigned)."""
+    return cutlass.Uint32(
+        llvm.inline_asm(
+            T.i32(),
+            [
+                cutlass.Uint32(word).ir_value(loc=loc, ip=ip),
+                cutlass.Uint32(amount).ir_value(loc=loc, ip=ip),
+            ],
+            "{ .reg .b64 t; .reg .b32 lo; cvt.u64.u32 t, $1; shl.b64 t, t, $2; "
+            "mov.b64 {lo, $0}, t; }",
+            "=r,r,r",
+            has_side_effects=False,
+            is_align_stack=False,
+            asm_dialect=llvm.AsmDialect.AD_ATT,
+        )
+    )
+
+
 @cute.jit
 def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     """maskopt: mask.func @temporal_head, packed keep word."""
@@ -55,15 +76,13 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     v_15 = (v_8 + cutlass.Int32(121))
     v_16 = (cutlass.Int32(150) - v_11)
     v_17 = bmsk_u32(cutlass.Uint32(v_15), cutlass.Uint32((max(v_16, v_15) - v_15)))
-    v_18 = (v_8 + cutlass.Int32(-29))
-    lo_1 = max(v_18, cutlass.Int32(0))
-    v_19 = bmsk_u32(cutlass.Uint32(lo_1), cutlass.Uint32((max(v_9, lo_1) - lo_1)))
-    v_20 = (v_8 + cutlass.Int32(91))
-    v_21 = max(v_10, v_20)
-    v_22 = bmsk_u32(cutlass.Uint32(v_21), cutlass.Uint32((max(v_15, v_21) - v_21)))
-    v_23 = (v | v_3 | v_14 | v_17 | v_19 | v_22)
+    v_18 = shl_hi64(cutlass.Uint32(0x3fffffff), (v_8 + cutlass.Int32(3)))
+    v_19 = (v_8 + cutlass.Int32(91))
+    v_20 = max(v_10, v_19)
+    v_21 = bmsk_u32(cutlass.Uint32(v_20), cutlass.Uint32((max(v_15, v_20) - v_20)))
+    v_22 = (v | v_3 | v_14 | v_17 | v_18 | v_21)
     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
-    packed[0] = v_23
+    packed[0] = v_22
     return packed.load()
 
 
