@@ -66,14 +66,17 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
 mask_mod.__vec_size__ = 32
 '''
 
-#: Masks compiled in FA4's kernel by ``--fa4``: causal, a sliding window,
-#: prefix LM (constant and int64 per-batch lengths), chunked, document starts
+#: Masks compiled in FA4's kernel by ``--fa4``: causal, sliding windows (one
+#: wider than a word, one narrower), the diagonal, prefix LM (constant and
+#: int64 per-batch lengths), chunked, document starts
 #: (int32 and int64), per-head (int32 and int64) and per-batch windows,
 #: padding (int32 and int64 lengths), row-bounded causal, a packed causal
 #: document mask and a bottom-right window.
 FA4_MASKS = (
     "causal",
     "sliding_window_100",
+    "sliding_window_16",
+    "diagonal",
     "prefix_lm_77",
     "chunked_causal_96",
     "doc_start_causal_i32",

@@ -969,6 +969,16 @@ def make_batchify_causal(size=64):
     return batchify_mask_mod(causal_mask, size)
 
 
+def make_diagonal():
+    """Each query attends to its own key only (`q_idx == kv_idx`): one lane
+    per word, where it falls in the window."""
+
+    def diagonal(b, h, q_idx, kv_idx):
+        return q_idx == kv_idx
+
+    return diagonal
+
+
 def make_nine_diagonals():
     def nine_diagonals(b, h, q_idx, kv_idx):
         keep = q_idx == kv_idx
@@ -1205,6 +1215,9 @@ CORPUS: list[MaskCase] = [
     MaskCase("full", make_full, (1, 1, 256, 256), False, True, 1, True, ("basic", "trivial"),
              note="noop_mask: inductor returns None for the unconditional [0, 32) interval by design"),
     MaskCase("sliding_window_100", _P(make_sliding_window, 100), (1, 1, 1024, 1024), True, True, 1, True, ("basic", "attn_gym")),
+    # a window narrower than a word: the 17 lanes q - kv - 16 .. q - kv (an `interval.span`)
+    MaskCase("sliding_window_16", _P(make_sliding_window, 16), (1, 1, 1024, 1024), True, True, 1, True, ("basic", "attn_gym")),
+    MaskCase("diagonal", make_diagonal, (1, 1, 1024, 1024), True, True, 1, True, ("basic",)),
     # q + 768 wraps from q = 2^31 - 768 on; at q = 2^31 - 769 and kv = 0 the run is 2^31 long
     MaskCase("bottom_right_causal", _P(make_bottom_right_causal, 768), (1, 1, 256, 1024), True, True, 1, True, ("basic",),
              edge_qs=(2**31 - 770, 2**31 - 769, 2**31 - 768)),
@@ -1337,6 +1350,8 @@ EXPECTED: dict[str, tuple[int | None, str | None]] = {
     "causal_strict": (1, None),
     "full": (0, None),
     "sliding_window_100": (1, None),
+    "sliding_window_16": (1, None),
+    "diagonal": (1, None),
     "bottom_right_causal": (1, None),
     "bottom_right_window_256": (1, None),
     # by cases on where q + 3000 + c wraps: [0, q + 2994 - kv) where none does
