@@ -116,8 +116,32 @@ class RangeOp(IRDLOperation):
         super().__init__(operands=[lo, hi], result_types=[lane_set])
 
 
+class _AffineOfU(IRDLOperation):
+    """An op of `sign * u + k` for a lane-uniform i32 or i64 `u`, a sign +-1 and
+    a constant k (exact integer arithmetic): `interval.bound`, `interval.span`."""
+
+    u = operand_def(I32 | I64)
+    sign = prop_def(IntegerAttr[I64])
+    k = prop_def(IntegerAttr[I64])
+
+    @property
+    def sign_value(self) -> int:
+        return self.sign.value.data
+
+    @property
+    def k_value(self) -> int:
+        return self.k.value.data
+
+    def verify_(self) -> None:
+        # (a value constraint on `sign` would print its type, `1 : i64`)
+        if self.sign_value not in (1, -1):
+            raise VerifyException(
+                f"{self.name} sign must be 1 or -1, got {self.sign_value}"
+            )
+
+
 @irdl_op_definition
-class SpanOp(IRDLOperation):
+class SpanOp(_AffineOfU):
     """
     The lanes [a, a + width) of the window for a = sign * u + k in exact
     integer arithmetic (lanes outside [0, 32) are dropped): a run of a fixed
@@ -139,9 +163,6 @@ class SpanOp(IRDLOperation):
 
     name = "interval.span"
 
-    u = operand_def(I32 | I64)
-    sign = prop_def(IntegerAttr[I64])
-    k = prop_def(IntegerAttr[I64])
     width = prop_def(IntegerAttr[I64])
     result = result_def(LaneSetType)
 
@@ -161,32 +182,15 @@ class SpanOp(IRDLOperation):
         )
 
     @property
-    def sign_value(self) -> int:
-        return self.sign.value.data
-
-    @property
-    def k_value(self) -> int:
-        return self.k.value.data
-
-    @property
     def width_value(self) -> int:
         return self.width.value.data
 
     def verify_(self) -> None:
-        if self.sign_value not in (1, -1):
-            raise VerifyException(
-                f"interval.span sign must be 1 or -1, got {self.sign_value}"
-            )
+        super().verify_()
         if not 1 <= self.width_value <= LANES:
             raise VerifyException(
                 f"interval.span width must be in [1, {LANES}], got {self.width_value}"
             )
-
-    def word(self, u: int) -> int:
-        """The span's keep word for the value `u` of its operand."""
-        a = self.sign_value * u + self.k_value
-        ones = (1 << self.width_value) - 1
-        return ((ones << a) if a >= 0 else (ones >> -a)) & (2**LANES - 1)
 
 
 @irdl_op_definition
@@ -327,7 +331,7 @@ BOUND_SIDES = ("lo", "hi", "both")
 
 
 @irdl_op_definition
-class BoundOp(IRDLOperation):
+class BoundOp(_AffineOfU):
     """
     A lane bound: the i32 value `clip(sign * u + k, 0, 32)` of a lane-uniform
     integer `u` (i32 or i64), in exact integer arithmetic (`sign * u + k`
@@ -354,9 +358,6 @@ class BoundOp(IRDLOperation):
 
     name = "interval.bound"
 
-    u = operand_def(I32 | I64)
-    sign = prop_def(IntegerAttr[I64])
-    k = prop_def(IntegerAttr[I64])
     side = prop_def(
         EqAttrConstraint(StringAttr("lo"))
         | EqAttrConstraint(StringAttr("hi"))
@@ -380,23 +381,8 @@ class BoundOp(IRDLOperation):
         )
 
     @property
-    def sign_value(self) -> int:
-        return self.sign.value.data
-
-    @property
-    def k_value(self) -> int:
-        return self.k.value.data
-
-    @property
     def side_value(self) -> str:
         return self.side.data
-
-    def verify_(self) -> None:
-        # (a value constraint on `sign` would print its type, `1 : i64`)
-        if self.sign_value not in (1, -1):
-            raise VerifyException(
-                f"interval.bound sign must be 1 or -1, got {self.sign_value}"
-            )
 
     def clipped(self, u: int) -> int:
         """The bound's value for the value `u` of its operand."""
