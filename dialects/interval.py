@@ -185,6 +185,19 @@ class SpanOp(_AffineOfU):
     def width_value(self) -> int:
         return self.width.value.data
 
+    def starts(self, u_lo, u_hi):
+        """The (lowest, highest) start sign * u + k for u in [u_lo, u_hi]
+        (integers or tensors alike)."""
+        k = self.k_value
+        return (u_lo + k, u_hi + k) if self.sign_value > 0 else (k - u_hi, k - u_lo)
+
+    def u_window(self) -> tuple[int, int]:
+        """The u whose start is in [-width, 32], within i64: outside them the
+        span keeps no lane, as at their ends."""
+        sign, k, w = self.sign_value, self.k_value, self.width_value
+        lo, hi = sorted(((-w - k) * sign, (LANES - k) * sign))
+        return max(lo, -(2**63)), min(hi, 2**63 - 1)
+
     def verify_(self) -> None:
         super().verify_()
         if not 1 <= self.width_value <= LANES:

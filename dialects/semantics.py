@@ -76,16 +76,14 @@ def bound_value(op: interval.BoundOp, u: torch.Tensor) -> torch.Tensor:
     return torch.clamp(x * sign + k, 0, LANES)
 
 
-
 def span_start(op: interval.SpanOp, u: torch.Tensor) -> torch.Tensor:
     """The first lane `sign * u + k` of an `interval.span`, exact for every
-    i64 u and k where the span keeps a lane: u is first clamped to the values
-    where the start is in [-width, 32] (outside them the span is empty
-    anyway, and at those ends too)."""
-    sign, k, w = op.sign_value, op.k_value, op.width_value
-    lo, hi = sorted(((-w - k) * sign, (LANES - k) * sign))
-    lo, hi = max(lo, -(2**63)), min(hi, 2**63 - 1)
-    return torch.clamp(u, lo, hi) * sign + k
+    i64 u and k where the span keeps a lane: u is first clamped to
+    `op.u_window()` (the start in [-width, 32]; outside it the span is empty
+    anyway, and at its ends too)."""
+    lo, hi = op.u_window()
+    return torch.clamp(u, lo, hi) * op.sign_value + op.k_value
+
 
 _CMP = {
     0: torch.eq,

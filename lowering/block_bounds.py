@@ -188,19 +188,15 @@ class _Bounds:
         """(surely full, surely empty) of a lane set over the block's words."""
         F = torch.zeros((), dtype=torch.bool, device=self.device)
         if isinstance(op, interval.RangeOp):
-            (llo, lhi), (hlo, hhi) = args
-            full = (lhi <= 0) & (hlo >= 32)
-            empty = (hhi <= llo) | (hhi <= 0) | (llo >= 32)
-            return full, empty
+            return _range_claims(*args)
         if isinstance(op, interval.SpanOp):
             (ulo, uhi), = args
-            k, w = op.k_value, op.width_value
-            if abs(k) >= 2**61:
+            if abs(op.k_value) >= 2**61:
                 return F, F
             # clamping u's range at +-2^62 changes no claim (|k| < 2^61) and keeps int64 exact
-            ulo, uhi = torch.clamp(ulo, -(2**62), 2**62), torch.clamp(uhi, -(2**62), 2**62)
-            alo, ahi = (ulo + k, uhi + k) if op.sign_value > 0 else (k - uhi, k - ulo)
-            return (ahi <= 0) & (alo + w >= 32), (ahi + w <= 0) | (alo >= 32)
+            alo, ahi = op.starts(torch.clamp(ulo, -(2**62), 2**62), torch.clamp(uhi, -(2**62), 2**62))
+            w = op.width_value
+            return _range_claims((alo, ahi), (alo + w, ahi + w))  # the run [a, a + w)
         if isinstance(op, interval.FullOp):
             return ~F, F
         if isinstance(op, interval.EmptyOp):
@@ -222,6 +218,13 @@ class _Bounds:
             (ct, cf), (xf, xe), (yf, ye) = args
             return (~ct | xf) & (~cf | yf), (~ct | xe) & (~cf | ye)
         return F, F  # periodic, table: no claim
+
+
+def _range_claims(lo, hi):
+    """(surely full, surely empty) of the run [lo, hi) from the (low, high)
+    ranges of its bounds."""
+    (llo, lhi), (hlo, hhi) = lo, hi
+    return (lhi <= 0) & (hlo >= 32), (hhi <= llo) | (hhi <= 0) | (llo >= 32)
 
 
 def classify(func: mask.FuncOp, aux: tuple[torch.Tensor, ...], b: int, h: int,

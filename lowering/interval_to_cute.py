@@ -580,35 +580,37 @@ class _SpanWord(_WordBuilder):
         position >= 32; it measured below `shl_u32(ONES_W, a)`: harness 12
         against 13 SASS instructions for `q == kv`, FA4 +48 against +53),
         else `shl_hi64(ONES_W, a + 32)`, whose amounts below 32 shift the
-        ones right (0 for amounts >= 64 or < 0, i.e. a >= 32 or a < -32). Only the amount's low word is computed (`span_amount`),
-        which agrees with the shift wherever every amount outside the shift's
-        range [0, M) is one outside it modulo 2^32 too, i.e. amounts in
+        ones right (0 for amounts >= 64 or < 0, i.e. a >= 32 or a < -32).
+        Only the amount's low word is computed (`span_amount`), which agrees
+        with the shift wherever every amount outside the shift's range
+        [0, M) is one outside it modulo 2^32 too, i.e. amounts in
         [M - 2^32, 2^32); u is clamped first where its range does not show
         that (then the amount is in [-width, 32] + the offset).
         """
         u, sign, k, w = op.u, op.sign_value, op.k_value, op.width_value
         r = self.ranges.of(u)
-        alo, ahi = sorted((sign * r.lo + k, sign * r.hi + k))
+        alo, ahi = op.starts(r.lo, r.hi)
         if ahi + w <= 0 or alo >= LANES:
             return self.u32(0)
         narrow = w == 1 or alo >= 0
         off, m = (0, LANES) if narrow else (LANES, 2 * LANES)
         if not (alo + off >= m - 2**32 and ahi + off < 2**32):
-            u = self.span_clamped(u, sign, k, w)
+            u = self.span_clamped(op)
             r = self.ranges.of(u)
-            alo, ahi = sorted((sign * r.lo + k, sign * r.hi + k))
+            alo, ahi = op.starts(r.lo, r.hi)
         amount = self.span_amount(u, sign, k + off, (alo + off, ahi + off))
         if narrow:
             pos = amount if amount.type == cute.ui32 else self.to_u32(amount)
             return self.bmsk(pos, self.u32(w))
         return self.op(cute.ShlHi64Op(self.op(cute.ConstantOp((1 << w) - 1, cute.ui32, hex=True)), amount))
 
-    def span_clamped(self, u: SSAValue, sign: int, k: int, w: int) -> SSAValue:
-        """u clamped to the values where sign * u + k is in [-w, 32] (outside
-        them the span is empty, and at those ends too)."""
+    def span_clamped(self, op: interval.SpanOp) -> SSAValue:
+        """The span's u clamped to `op.u_window()`, where its start is in
+        [-width, 32] (outside it the span is empty, and at its ends too)."""
+        u = op.u
         bits = u.type.width.data
         tmin, tmax = -(2 ** (bits - 1)), 2 ** (bits - 1) - 1
-        lo, hi = sorted(((-w - k) * sign, (LANES - k) * sign))
+        lo, hi = op.u_window()
         r = self.ranges.of(u)
         if r.lo < lo:
             u = self.binary(cute.MaxOp, u, self.const(max(lo, tmin), u.type))
@@ -625,7 +627,7 @@ class _SpanWord(_WordBuilder):
             if sign > 0:
                 return u if k == 0 else self.binary(cute.AddOp, u, self.const(k))
             if k == 0:
-                return self.negation(u, wraps=self.ranges.of(u).lo <= -(2**31))
+                return self.negation(u, wraps=False)  # -u fits i32: `exact` does
             return self.binary(cute.SubOp, self.const(k), u)
         x = u if u.type == i64 else self.op(cute.ToI64Op(u))
         if sign > 0:

@@ -207,10 +207,7 @@ class GridSemantics(InterpreterFunctions):
     @impl(interval.SpanOp)
     def run_span(self, interpreter, op: interval.SpanOp, args):
         a = span_start(op, _int(args[0]))  # in [-width, 32]
-        ones = (1 << op.width_value) - 1
-        left = torch.bitwise_left_shift(torch.full_like(a, ones), torch.clamp(a, 0, 32))
-        right = torch.bitwise_right_shift(torch.full_like(a, ones), torch.clamp(-a, 0, 32))
-        return (torch.where(a >= 0, left, right) & _WORD,)
+        return (_range_word(a, a + op.width_value),)
 
     @impl(interval.PeriodicOp)
     def run_periodic(self, interpreter, op: interval.PeriodicOp, args):
