@@ -5,8 +5,8 @@ A value of type `!interval.set` is a subset of the lanes {0, ..., 31}.
 `interval.range %lo, %hi` is the half-open run {L : lo <= L < hi} with
 lane-uniform integer bounds of any value (a bound outside [0, 32] simply
 clips); `interval.span %u * sign + k width W` is the run [a, a + W) of a
-fixed width at a = sign * u + k. `interval.periodic %phase period P residues M` is the periodic set
-{L : (L + phase) mod P is in M} (M a bit mask of residues, P <= 32). `interval.table %shift, %t [gt] table [T0, ..., T31]` is
+fixed width at a = sign * u + k. `interval.periodic %phase period P
+residues M` is the periodic set {L : (L + phase) mod P is in M} (M a bit mask of residues, P <= 32). `interval.table %shift, %t [gt] table [T0, ..., T31]` is
 the threshold set {L : 0 <= L + shift < 32 and T[L + shift] <= t} (`> t`
 with `gt`) of a constant 32-entry table T, shifted by a lane-uniform amount.
 `interval.bound %u * sign + k side S` is a lane bound as a value: the i32
@@ -149,8 +149,9 @@ class SpanOp(_AffineOfU):
     the bounds `u * sign + k` and `u * sign + (k + width)` keeps. `sign` is
     +-1, `k` a constant and `width` in [1, 32]. `lower-interval-bounds`
     makes one of such a range (a diagonal `q_idx == kv_idx` is the lane
-    q - kv); the CuTe target shifts a constant of `width` ones by a, one
-    shift instead of two clamped bounds.
+    q - kv); the CuTe target puts the lanes in place with one bmsk, or one
+    64-bit shift of `width` ones where a may be negative, instead of
+    computing two clamped bounds.
 
     Example (`q_idx == kv_idx`: the lane u = q - kv; and the nine lanes
     u - 8 .. u):
