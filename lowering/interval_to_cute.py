@@ -25,8 +25,9 @@ value ranges do not prove them redundant:
   one max where the lower bound allows (`lower_start`, `guarded_lower_start`,
   `wide_lower_start`); fold-intervals' guarded prefix `min(max(X, c0) - y,
   c1) + k` is a bmsk of the width `max(X, y - k) - (y - k)`, or, where that
-  width may pass 2^31 - 1, a right shift by an unsigned amount
-  (`unsigned_offset_prefix`);
+  width may pass 2^31 - 1, a right shift by the amount max(y + C, -1) + 1
+  (`offset_max_prefix`), or, where y's range is wider, by an unsigned
+  amount (`unsigned_offset_prefix`);
 - an upper bound `32 - A` with a lower side is `shr_u32(ONES, A) &
   shl_u32(ONES, lo)`;
 - any other prefix or range is `bmsk(lo, max(hi, lo) - lo)`, the bounds
@@ -532,6 +533,8 @@ class _RangeWord(_AffineWord):
         xr = ranges.of(x)
         if const_evaluate_operand(x) is not None or xr.hi - yr.lo + k > U32_MAX:
             return None  # c - y: shr_u32 (`shift_amount`) or `affine_bmsk_word`
+        if xr.hi - yr.lo + k > INT32_MAX and (word := self.offset_max_prefix(o.lhs, x, y, k)) is not None:
+            return word
         if xr.hi - yr.lo + k > INT32_MAX and 0 <= 2**31 - k - xr.hi and yr.hi - yr.lo < 2**31:
             return self.unsigned_offset_prefix(o.lhs, x, y, k)
         t = i32
@@ -545,6 +548,40 @@ class _RangeWord(_AffineWord):
         width = self.to_u32(self.binary(cute.SubOp, self.binary(cute.MaxOp, x, yk), yk))
         return self.bmsk(self.u32(0), width)
 
+    def clamped_x(self, guarded: SSAValue, x: SSAValue, c0: int) -> SSAValue:
+        """`max(X, c0)`: `guarded` where fold-intervals' clamp already is it."""
+        if self.ranges.of(guarded).lo >= c0:
+            return guarded
+        return self.binary(cute.MaxOp, x, self.const(c0))
+
+    def offset_max_prefix(self, guarded: SSAValue, x: SSAValue, y: SSAValue, k: int) -> SSAValue | None:
+        """
+        The prefix [0, X - y + k) whose width may pass 2^31 - 1, as a right
+        shift by its amount A = max(y + 32 - k - X, 0) (the shift clips
+        amounts >= 32), written A = max(y + C, -1) + 1 with the lane-uniform
+        C = 31 - k - max(X, min(y) - k) (X clamped where no lane is kept).
+        y + C lies in [min(y) + 31 - k - max(X), max(y) - min(y) + 31], in
+        i32 where max(y) - min(y) <= 2^31 - 32 (kv's whole domain), and the
+        + 1 is exact in Int64 (A reaches 2^31), converted to Uint32. Per KV
+        block this is one add-and-max, one add and the shift, with kv used
+        once (FA4 folds kv's block offset into the add): bottom-right causal
+        +35 in FA4's kernel against +43 for `unsigned_offset_prefix` and
+        inductor's +37 (`python -m maskopt.tools.calibrate_fa4 --only
+        bottom_right/shr-offset-max bottom_right/shr-unsigned-offset`;
+        test/sass-results.md). None where y + C or C may
+        leave i32.
+        """
+        yr, xr = self.ranges.of(y), self.ranges.of(x)
+        c0 = yr.lo - k
+        lo, hi = yr.lo + 31 - k - xr.hi, yr.hi - yr.lo + 31
+        if lo < -INT32_MAX - 1 or hi > INT32_MAX or 31 - k - xr.hi < -INT32_MAX - 1 or 31 - k - c0 > INT32_MAX:
+            return None
+        c = self.binary(cute.SubOp, self.const(31 - k), self.clamped_x(guarded, x, c0), "h")
+        t = self.binary(cute.MaxOp, self.binary(cute.AddOp, y, c), self.const(-1))
+        i64 = IntegerType(64)
+        amount = self.to_u32(self.binary(cute.AddOp, self.op(cute.ToI64Op(t)), self.const(1, i64)))
+        return self.shr_ones(amount)
+
     def unsigned_offset_prefix(self, guarded: SSAValue, x: SSAValue, y: SSAValue, k: int) -> SSAValue:
         """
         The prefix [0, X - y + k) whose width may pass 2^31 - 1, as a right
@@ -554,12 +591,12 @@ class _RangeWord(_AffineWord):
         h = 2^31 - k - max(X, min(y) - k) lies in [0, 2^31 - min(y)], so
         u = y + h = A + K (K = 2^31 - 32) is exact in Uint32, and
         A clipped at 0 is max(u, K) - K (the shift clips amounts >= 32).
-        FA4's kernel counts +43 instructions for bottom-right causal in this
-        form, against +69 for the Int64 bmsk width it replaces (`python -m
-        maskopt.tools.calibrate_fa4`, test/sass-results.md).
+        Used where y's range is too wide for `offset_max_prefix` (more than
+        2^31 - 32 values); FA4's kernel counts +43 instructions for
+        bottom-right causal in this form (`bottom_right/shr-unsigned-offset`).
         """
         c0 = self.ranges.of(y).lo - k
-        xc = guarded if self.ranges.of(guarded).lo >= c0 else self.binary(cute.MaxOp, x, self.const(c0))
+        xc = self.clamped_x(guarded, x, c0)
         i64 = IntegerType(64)
         h = self.op(
             cute.ToU32Op(self.binary(cute.SubOp, self.const(2**31 - k, i64), self.op(cute.ToI64Op(xc)))), "h"

@@ -199,6 +199,21 @@ FORMS: dict[str, tuple[str, str]] = {
         "bottom_right",
         _shr(f"min(max((({_KV} - min({_Q}, cutlass.Int32(2147482879))) - cutlass.Int32(737)), cutlass.select_(({_Q} > cutlass.Int32(2147482879)), cutlass.Int32(32), cutlass.Int32(0))), cutlass.Int32(32))"),
     ),
+    # Session 23: the amount A = max(kv + 31 - add', 0), add' = max(add, -1),
+    # written max(kv + C, -1) + 1 with C = 30 - add': kv + C stays in i32
+    # (its largest value is 2^31 - 1) and the + 1, which reaches 2^31, is
+    # exact in Int64. kv appears once, added to a q-only value, so FA4 folds
+    # each call's kv offset into one VIADDMNMX (`offset_max_prefix`);
+    # `neg-min` is the same amount as -min(add' - 31 - kv, 0) through
+    # `neg_i32`.
+    "bottom_right/shr-offset-max": (
+        "bottom_right",
+        _shr(f"(cutlass.Int64(max(({_KV} + (cutlass.Int32(30) - max({_ADD}, cutlass.Int32(-1)))), cutlass.Int32(-1))) + cutlass.Int64(1))"),
+    ),
+    "bottom_right/neg-min": (
+        "bottom_right",
+        _shr(HELPERS["neg_i32"].call(f"min(((max({_ADD}, cutlass.Int32(-1)) - cutlass.Int32(31)) - {_KV}), cutlass.Int32(0))")),
+    ),
     "bottom_right/floor-sign31": (
         "bottom_right",
         _shr(f"min(max(({_KV} + (cutlass.Int32(31) - max({_ADD}, cutlass.Int32(0)))), (({_ADD} >> cutlass.Int32(31)) & cutlass.Int32(32))), cutlass.Int32(32))"),

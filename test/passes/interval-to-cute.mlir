@@ -536,7 +536,7 @@ mask.func @sliding_window_100 window {
 
 // -----
 
-// bottom_right_causal: A guarded prefix whose width may pass 2^31 - 1: a right shift by the unsigned amount max(kv + h, 2^31 - 32) - (2^31 - 32), h named.
+// bottom_right_causal: A guarded prefix whose width may pass 2^31 - 1 (offset_max_prefix): a right shift by max(kv + h, -1) + 1 with the q-only h = 30 - max(add, -1); kv + h stays in i32, the + 1 is exact in Int64.
 mask.func @bottom_right_causal window {
 ^bb0(%b: i32, %h: i32, %q_idx: i32, %kv_idx: i32):
   %0 = arith.constant 768 : i32
@@ -558,6 +558,46 @@ mask.func @bottom_right_causal window {
 }
 
 // CHECK-LABEL: mask.func @bottom_right_causal
+// CHECK:       %[[XC:.*]] = arith.maxsi %add, %{{.*}} : i32
+// CHECK-NEXT:  %[[C30:.*]] = cute.constant 30 : i32
+// CHECK-NEXT:  %[[H_1:h[_0-9]*]] = cute.sub %[[C30]], %[[XC]] : i32
+// CHECK-NEXT:  %[[V7:.*]] = cute.add %kv_idx, %[[H_1]] : i32
+// CHECK-NEXT:  %[[M1:.*]] = cute.constant -1 : i32
+// CHECK-NEXT:  %[[V9:.*]] = cute.max %[[V7]], %[[M1]] : i32
+// CHECK-NEXT:  %[[V10:.*]] = cute.to_i64 %[[V9]]
+// CHECK-NEXT:  %[[ONE:.*]] = cute.constant 1 : i64
+// CHECK-NEXT:  %[[V12:.*]] = cute.add %[[V10]], %[[ONE]] : i64
+// CHECK-NEXT:  %[[A:.*]] = cute.to_u32 %[[V12]] : i64
+// CHECK-NEXT:  %[[ONES:.*]] = cute.constant 4294967295 : ui32
+// CHECK-NEXT:  %[[W:.*]] = cute.shr_u32 %[[ONES]], %[[A]] : ui32
+// CHECK-NEXT:  %[[V:v[_0-9]*]] = cute.lanes %[[W]]
+// CHECK-NEXT:  %[[KEEP:keep[_0-9]*]] = interval.keep_word %[[V]] : i32
+// CHECK-NEXT:  mask.yield %[[KEEP]] : i32
+
+// -----
+
+// unsigned_offset_prefix: the same prefix where y (here q_idx, up to 2^31 - 1) is too wide for y + h in i32: a right shift by the unsigned amount max(y + h, 2^31 - 32) - (2^31 - 32), h named.
+mask.func @unsigned_offset_prefix_wide_y window {
+^bb0(%b: i32, %h: i32, %q_idx: i32, %kv_idx: i32):
+  %0 = arith.constant 768 : i32
+  %1 = arith.extsi %h : i32 to i64
+  %2 = arith.extsi %0 : i32 to i64
+  %3 = arith.addi %1, %2 : i64
+  %add = arith.trunci %3 : i64 to i32
+  %4 = arith.constant -1 : i32
+  %5 = arith.maxsi %add, %4 : i32
+  %6 = arith.subi %5, %q_idx : i32
+  %7 = arith.constant 31 : i32
+  %8 = arith.minsi %6, %7 : i32
+  %9 = arith.constant 1 : i32
+  %10 = arith.addi %8, %9 : i32
+  %11 = arith.constant 0 : i32
+  %12 = interval.range %11, %10 : i32
+  %keep = interval.keep_word %12 : i32
+  mask.yield %keep : i32
+}
+
+// CHECK-LABEL: mask.func @unsigned_offset_prefix_wide_y
 // CHECK:       %[[V6:.*]] = cute.constant 2147483647 : i64
 // CHECK-NEXT:  %[[V7:.*]] = cute.to_i64 %{{.*}}
 // CHECK-NEXT:  %[[V8:.*]] = cute.sub %[[V6]], %[[V7]] : i64

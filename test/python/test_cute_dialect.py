@@ -342,3 +342,62 @@ def test_wrapping_ops_wrap_like_torch():
         r64 = pw ^ lo ^ torch.div(pw, torch.tensor(2**62, dtype=i64), rounding_mode="floor")
         want.append(int((r32 ^ r64.to(i32)).item()) & M)
     assert _words(body, q, kv) == want
+
+
+@pytest.mark.parametrize("y", ["kv", "q"])
+def test_guarded_prefix_shifts_match_the_interval_ir(y):
+    """fold-intervals' guarded prefix [0, min(max(X, -1) - y, 31) + 1) whose
+    width may pass 2^31 - 1 (X = h + 768, wrapping like torch's int32): for
+    y = kv `interval-to-cute` writes the shift amount max(y + C, -1) + 1
+    (`offset_max_prefix`), for the wider y = q the unsigned offset form
+    (`unsigned_offset_prefix`). Both lowered functions, interpreted and
+    printed (CPU emulator, which fails on any overflow), keep the words of
+    the interval IR at the ends of the ranges of h, q and kv."""
+    import itertools
+    import io
+
+    import torch
+
+    from maskopt.lowering.cute import CuteTarget
+    from maskopt.lowering.cute_emulator import load_module
+    from maskopt.lowering.interval_to_cute import lower_to_cute
+
+    text = f"""
+mask.func @f window {{
+^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
+  %c = arith.constant 768 : i32
+  %h64 = arith.extsi %h : i32 to i64
+  %c64 = arith.extsi %c : i32 to i64
+  %s = arith.addi %h64, %c64 : i64
+  %x = arith.trunci %s : i64 to i32
+  %m1 = arith.constant -1 : i32
+  %xc = arith.maxsi %x, %m1 : i32
+  %d = arith.subi %xc, %{y} : i32
+  %c31 = arith.constant 31 : i32
+  %dm = arith.minsi %d, %c31 : i32
+  %one = arith.constant 1 : i32
+  %hi = arith.addi %dm, %one : i32
+  %zero = arith.constant 0 : i32
+  %r = interval.range %zero, %hi : i32
+  %k = interval.keep_word %r : i32
+  mask.yield %k : i32
+}}"""
+    top = 2**31 - 1
+    hs = [0, 5, top - 769, top - 768, top - 767, top]
+    qs = [0, 1, 800, 2**30, top - 32, top]
+    kvs = [0, 1, 31, 700, 2**30, top - 63, top - 31]
+    pts = list(itertools.product(hs, qs, kvs))
+    h, q, kv = ([p[i] for p in pts] for i in range(3))
+    z = [0] * len(pts)
+    module = maskopt.parse_mlir(text)
+    want = semantics.keep_words(module.ops.first, z, h, q, kv).tolist()
+    assert any(want) and not all(want)
+    lower_to_cute(module.ops.first)
+    ir = str(module)
+    form = "cute.constant 2147483616 : ui32" if y == "q" else "cute.constant 30 : i32"
+    assert form in ir and "interval.range" not in ir
+    assert semantics.keep_words(module.ops.first, z, h, q, kv).tolist() == want
+    out = io.StringIO()
+    CuteTarget().emit(None, module, out)
+    t = lambda v: torch.tensor(v, dtype=torch.int32)  # noqa: E731
+    assert load_module(out.getvalue()).keep_words(t(z), t(h), t(q), t(kv)).tolist() == want

@@ -11,7 +11,7 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     mask_mod_packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
     mask_mod_packed[0] = cutlass.Uint32(0)
 
-    mask_mod_packed[0] = mask_mod_packed[0] | utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32((max((cutlass.Uint32(kv_idx[0]) + cutlass.Uint32((cutlass.Int64(2147483647) - cutlass.Int64(max(cutlass.Int32((cutlass.Int64(q_idx[0]) + cutlass.Int64(cutlass.Int32(768)))), cutlass.Int32(-1)))))), cutlass.Uint32(2147483616)) - cutlass.Uint32(2147483616))))
+    mask_mod_packed[0] = mask_mod_packed[0] | utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Uint32((cutlass.Int64(max((kv_idx[0] + (cutlass.Int32(30) - max(cutlass.Int32((cutlass.Int64(q_idx[0]) + cutlass.Int64(cutlass.Int32(768)))), cutlass.Int32(-1)))), cutlass.Int32(-1))) + cutlass.Int64(1)))))
 
     return mask_mod_packed.load()
 

@@ -15,8 +15,8 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     v_2 = (v + v_1)
     add = cutlass.Int32(v_2)
     v_3 = max(add, cutlass.Int32(-1))
-    h = cutlass.Uint32((cutlass.Int64(2147483647) - cutlass.Int64(v_3)))
-    v_4 = utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32((max((cutlass.Uint32(kv) + h), cutlass.Uint32(2147483616)) - cutlass.Uint32(2147483616))))
+    h = (cutlass.Int32(30) - v_3)
+    v_4 = utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Uint32((cutlass.Int64(max((kv + h), cutlass.Int32(-1))) + cutlass.Int64(1)))))
     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
     packed[0] = v_4
     return packed.load()
