@@ -13,6 +13,10 @@ value ranges do not prove them redundant:
 
 - a run that value ranges show empty is the word 0, one that is full all ones;
 - a suffix [lo, 32) is `shl_u32(ONES, lo)` (PTX clamps amounts >= 32);
+  where lo is an i64 `clamp((P - y) - B) + k` that cannot be narrowed to
+  i32, the amount is max(c - y, -1) + 1 with the lane-uniform Int32
+  c = clamp(P - B + k - 1) (`offset_max_start`), also under a causal
+  upper shift;
 - a prefix [0, 32 - A) whose bound is written as the shift amount A >= 0
   (`lower-interval-bounds`' plan for an amount cheaper than the bound) is
   `shr_u32(ONES, min(A, 32))`: the clamp at 32 changes no value, but FA4's
@@ -423,6 +427,69 @@ class _AffineWord(_WordBuilder):
         return self.binary(cute.MaxOp, self.op(cute.SatU32Op(parts[0])), self.to_u32(y), "base")
 
 
+    def offset_max_start(self, lo: SSAValue) -> SSAValue | None:
+        """
+        The suffix word [lo, 32) as `shl_u32(ONES, A)` for lower-interval-
+        bounds' i64 lower bound `lo = trunc(clamp((P - y) - B, k1, k2)) + k`
+        (k1 + k <= 0, k2 + k >= 32; y = extsi of an i32 in [0, 2^31 - 32],
+        e.g. (q - kv) - w with w read from a tensor) where the i32 narrowing
+        `a - clamp(B, a - k2, a - k1)` (a = P - y) does not apply because
+        a - k1 may leave i32 (`narrow_clamped_difference`; a strict window
+        `q - kv < w` has k1 = -1), and the i64 arithmetic would otherwise
+        run in every KV block. X = P - B. The lane-uniform
+        c = clamp(X + k - 1, min(y) - 1, 2^31 - 1) is an Int32, c - y cannot
+        wrap, and A = max(c - y, -1) + 1 = max(X - y + k, 0) wherever c is
+        not clamped; where it is, A is 0 (no lane below the run) or at least
+        32 (no lane in it), as the bound is. The + 1 is exact in Int64 where
+        A may reach 2^31. Per KV block: one add-and-max, one add and the
+        shift, kv used once (FA4's kernel: a per-head causal window +213
+        against +271 for the i64 bound and inductor's +244). None for other
+        forms.
+        """
+        ranges = self.ranges
+        o, k = lo.owner, 0
+        if isinstance(o, arith.AddiOp) and not ranges.may_wrap(o) and (xk := const_operand(o)):
+            o, k = xk[0].owner, xk[1]
+        parts = truncated_clamped_difference(ranges, o) if isinstance(o, arith.TruncIOp) else None
+        if parts is None:
+            return None
+        d, k1, k2 = parts
+        if k1 + k > 0 or k2 + k < LANES:
+            return None
+        i64 = IntegerType(64)
+        a, b = d.lhs, d.rhs
+        ar = ranges.of(a)
+        if ar.lo - k2 >= -INT32_MAX - 1 and ar.hi - k1 <= INT32_MAX:
+            return None  # `narrow_clamped_difference`'s i32 a - clamp(b, a - k2, a - k1)
+        # (P - y) - B, e.g. (q - kv) - w: X = P - B, y = kv
+        ao = a.owner
+        if not (isinstance(ao, arith.SubiOp) and isinstance(ao.rhs.owner, arith.ExtSIOp) and not ranges.may_wrap(ao)):
+            return None
+        y, x_parts = ao.rhs.owner.input, (ao.lhs, b)
+        yr = ranges.of(y)
+        if y.type != i32 or yr.lo < 0 or yr.hi > INT32_MAX + 1 - LANES:
+            return None
+        pr, br = ranges.of(x_parts[0]), ranges.of(x_parts[1])
+        xr = Range(pr.lo - br.hi, pr.hi - br.lo)
+        lo_x, hi_x = xr.lo + k - 1, xr.hi + k - 1
+        if min(lo_x, xr.lo) < -(2**63) or max(hi_x, xr.hi) >= 2**63:
+            return None
+        x = self.binary(cute.SubOp, *x_parts)
+        if k != 1:
+            x = self.binary(cute.AddOp, x, self.const(k - 1, i64))
+        if lo_x < yr.lo - 1:
+            x = self.binary(cute.MaxOp, x, self.const(yr.lo - 1, i64))
+        if hi_x > INT32_MAX:
+            x = self.binary(cute.MinOp, x, self.const(INT32_MAX, i64))
+        c = self.op(cute.ToI32Op(x), "lo")
+        t = self.binary(cute.MaxOp, self.binary(cute.SubOp, c, y), self.const(-1))
+        if min(hi_x, INT32_MAX) - yr.lo + 1 > INT32_MAX:
+            amount = self.to_u32(self.binary(cute.AddOp, self.op(cute.ToI64Op(t)), self.const(1, i64)))
+        else:
+            amount = self.to_u32(self.binary(cute.AddOp, t, self.const(1)))
+        return self.shl_ones(amount)
+
+
 class _RangeWord(_AffineWord):
     """The word of an `interval.range` (see the module doc for the forms)."""
 
@@ -435,11 +502,13 @@ class _RangeWord(_AffineWord):
         if not has_hi and not has_lo:
             return self.ones()
         if not has_hi:
-            return self.shl_ones(self.nonneg(op.lo))
+            return self.offset_max_start(op.lo) or self.shl_ones(self.nonneg(op.lo))
         if not has_lo and (a := self.shift_amount(op.hi)) is not None:
             if ranges.of(a).hi > LANES:
                 a = self.binary(cute.MinOp, a, self.const(LANES))
             return self.shr_ones(a)
+        if (a := self.shift_amount(op.hi)) is not None and (start := self.offset_max_start(op.lo)) is not None:
+            return self.binary(cute.AndOp, self.shr_ones(a), start)
         if USE_BMSK:
             word = self.affine_bmsk_word(op, has_lo)
             if word is None and not has_lo:

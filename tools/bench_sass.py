@@ -91,6 +91,8 @@ FA4_MASKS = (
     "packed_causal_doc",
     "bottom_right_window_256",
     "bottom_right_causal",
+    "per_head_strict_window",
+    "per_batch_offset_causal",
 )
 
 

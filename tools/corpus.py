@@ -475,6 +475,32 @@ def make_bottom_right_causal(offset=768):
     return bottom_right_causal
 
 
+def make_per_head_strict_window(H=8):
+    """A causal window of per-head width, strict (`q - kv < win[h]`, an int32
+    tensor; a width of 0 keeps nothing): its lower end (q - kv) - win + 1
+    may leave int32 (an i64 bound), where, unlike `per_head_window`'s
+    `<=`, the i32 narrowing a - clamp(win, a - 31, a + 1) would need
+    q - kv + 1 (issue 17's held-out per-head window)."""
+    win = torch.tensor([1, 0, 31, 32, 33, 100, 255, 4000][:H], dtype=torch.int32)
+
+    def per_head_strict_window(b, h, q_idx, kv_idx):
+        return (q_idx - kv_idx < win[h]) & (q_idx >= kv_idx)
+
+    return per_head_strict_window
+
+
+def make_per_batch_offset_causal():
+    """Bottom-right causal with a per-batch offset read from an int32 tensor
+    (KV cache length less query length): torch's int32 q + off[b] wraps for
+    q >= 2^31 - off[b], where no lane is kept."""
+    off = torch.tensor([0, 100, 1000, 4096], dtype=torch.int32)
+
+    def per_batch_offset_causal(b, h, q_idx, kv_idx):
+        return q_idx + off[b] >= kv_idx
+
+    return per_batch_offset_causal
+
+
 def make_bottom_right_window(offset=768, window=256):
     """Bottom-right aligned sliding window (decoding with a KV cache of
     `offset` more keys than queries): torch's int32 `q - kv + offset` wraps
@@ -1240,6 +1266,10 @@ CORPUS: list[MaskCase] = [
              note="inductor truncates the int64 start to Int32: wrong for starts outside int32"),
     MaskCase("per_batch_window", make_per_batch_window, (4, 1, 1024, 1024), True, True, 1, True, ("aux",)),
     MaskCase("per_head_window", make_per_head_window, (1, 8, 1024, 1024), True, True, 1, True, ("aux",)),
+    MaskCase("per_head_strict_window", make_per_head_strict_window, (1, 8, 1024, 1024), True, True, 1, True, ("aux",)),
+    # q + off[b] wraps from q = 2^31 - off[b] on (inductor's words ignore it)
+    MaskCase("per_batch_offset_causal", make_per_batch_offset_causal, (4, 1, 1024, 1024), True, True, 1, True, ("aux",),
+             edge_qs=tuple(2**31 - o + d for o in (100, 1000, 4096) for d in (-2, -1, 0, 1))),
     MaskCase("kv_padding", make_kv_padding, (4, 1, 1024, 1024), True, True, 1, True, ("aux",)),
     MaskCase("row_bounded_causal", make_row_bounded_causal, (1, 1, 1024, 1024), True, True, 1, False, ("aux",)),
     MaskCase("packed_causal_doc", make_packed_causal_doc, (1, 1, 1024, 1024), True, True, 1, False, ("attn_gym", "aux")),
@@ -1369,6 +1399,8 @@ EXPECTED: dict[str, tuple[int | None, str | None]] = {
     "extreme_start_causal": (1, None),
     "per_batch_window": (1, None),
     "per_head_window": (1, None),
+    "per_head_strict_window": (1, None),
+    "per_batch_offset_causal": (1, None),
     "row_bounded_causal": (1, None),
     "packed_causal_doc": (1, None),
     "shared_prefix": (2, None),

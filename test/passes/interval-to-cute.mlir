@@ -970,3 +970,58 @@ mask.func @dilated_sliding_window_64_d2 window {
 // CHECK-NEXT:  %[[V_2:v[_0-9]*]] = cute.lanes %[[V36]]
 // CHECK:       %[[KEEP:keep[_0-9]*]] = interval.keep_word %{{.*}} : i32
 // CHECK-NEXT:  mask.yield %[[KEEP]] : i32
+
+// -----
+
+// per_head_strict_window: (q >= kv) & (q - kv < w[h]). The lower end trunc(clamp((q - kv) - w, -1, 31)) + 1 cannot be narrowed to i32
+// (a - clamp(w, a - 31, a + 1) needs q - kv + 1), so offset_max_start clamps the lane-uniform q - w once, in Int64, to an Int32 %lo
+// and shifts by max(lo - kv, -1) + 1, the + 1 in Int64; the upper end is the causal shift.
+mask.func @per_head_strict_window window {
+^bb0(%b: i32, %h: i32, %q_idx: i32, %kv_idx: i32, %win: tensor<8xi32>):
+  %0 = arith.subi %q_idx, %kv_idx : i32
+  %index = mask.load %win[%h] : tensor<8xi32>[i32] -> i32
+  %1 = arith.extsi %q_idx : i32 to i64
+  %2 = arith.extsi %kv_idx : i32 to i64
+  %3 = arith.subi %1, %2 : i64
+  %4 = arith.extsi %index : i32 to i64
+  %5 = arith.subi %3, %4 : i64
+  %6 = arith.constant 31 : i32
+  %7 = arith.subi %6, %0 : i32
+  %8 = arith.constant 0 : i32
+  %9 = arith.maxsi %7, %8 : i32
+  %10 = arith.constant 32 : i32
+  %11 = arith.subi %10, %9 : i32
+  %12 = arith.constant -1 : i64
+  %13 = arith.maxsi %5, %12 : i64
+  %14 = arith.constant 31 : i64
+  %15 = arith.minsi %13, %14 : i64
+  %16 = arith.trunci %15 : i64 to i32
+  %17 = arith.constant 1 : i32
+  %18 = arith.addi %16, %17 : i32
+  %19 = interval.range %18, %11 : i32
+  %keep = interval.keep_word %19 : i32
+  mask.yield %keep : i32
+}
+
+// CHECK-LABEL: mask.func @per_head_strict_window
+// CHECK:       %[[X:.*]] = cute.sub %{{.*}}, %{{.*}} : i64
+// CHECK-NEXT:  %[[M1:.*]] = cute.constant -1 : i64
+// CHECK-NEXT:  %[[XL:.*]] = cute.max %[[X]], %[[M1]] : i64
+// CHECK-NEXT:  %[[IMAX:.*]] = cute.constant 2147483647 : i64
+// CHECK-NEXT:  %[[XH:.*]] = cute.min %[[XL]], %[[IMAX]] : i64
+// CHECK-NEXT:  %[[LO:lo[_0-9]*]] = cute.to_i32 %[[XH]]
+// CHECK-NEXT:  %[[D:.*]] = cute.sub %[[LO]], %kv_idx : i32
+// CHECK-NEXT:  %[[N1:.*]] = cute.constant -1 : i32
+// CHECK-NEXT:  %[[T:.*]] = cute.max %[[D]], %[[N1]] : i32
+// CHECK-NEXT:  %[[T64:.*]] = cute.to_i64 %[[T]]
+// CHECK-NEXT:  %[[ONE:.*]] = cute.constant 1 : i64
+// CHECK-NEXT:  %[[A64:.*]] = cute.add %[[T64]], %[[ONE]] : i64
+// CHECK-NEXT:  %[[A:.*]] = cute.to_u32 %[[A64]] : i64
+// CHECK-NEXT:  %[[ONES:.*]] = cute.constant 4294967295 : ui32
+// CHECK-NEXT:  %[[SUF:.*]] = cute.shl_u32 %[[ONES]], %[[A]] : ui32
+// CHECK-NEXT:  %[[ONES2:.*]] = cute.constant 4294967295 : ui32
+// CHECK-NEXT:  %[[PRE:.*]] = cute.shr_u32 %[[ONES2]], %{{.*}} : i32
+// CHECK-NEXT:  %[[W:.*]] = cute.and %[[PRE]], %[[SUF]] : ui32
+// CHECK-NEXT:  %[[V:v[_0-9]*]] = cute.lanes %[[W]]
+// CHECK-NEXT:  %[[KEEP:keep[_0-9]*]] = interval.keep_word %[[V]] : i32
+// CHECK-NEXT:  mask.yield %[[KEEP]] : i32

@@ -128,9 +128,10 @@ def test_superset_of_inductor_inside_the_shape(name):
 #: Corpus masks whose torch 2.13 words are wrong outside their shape, in the
 #: int32 domain (measured): bottom-right causal (inductor's Int32 `q + 768`
 #: wraps from q = 2^31 - 768), strict causal (a bound past kv + 31 near
-#: kv = 2^31 - 32: q = 0, kv_base = 2^31 - 32 keeps every lane) and the
-#: conjunction of ten wrapping comparisons.
-INDUCTOR_WRONG_OFF_SHAPE = {"bottom_right_causal", "causal_strict", "wrapped_conjunction_10"}
+#: kv = 2^31 - 32: q = 0, kv_base = 2^31 - 32 keeps every lane), the
+#: conjunction of ten wrapping comparisons and the per-batch offset causal
+#: mask (`q + off[b]` wraps from q = 2^31 - off[b]).
+INDUCTOR_WRONG_OFF_SHAPE = {"bottom_right_causal", "causal_strict", "wrapped_conjunction_10", "per_batch_offset_causal"}
 
 
 @pytest.mark.parametrize("name", [c.name for c in corpus.CORPUS if c.inductor_packs and c.large_indices])

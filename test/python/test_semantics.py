@@ -901,3 +901,30 @@ def test_inductor_bottom_right_causal_ignores_the_int32_wrap():
         cute_emulator.load_module(inductor_source(intervals, 0)).keep_words(z, z, q, kv)
     result = __import__("maskopt").compile_mask(fn)
     assert torch.equal(cute_emulator.load_module(result.cute_source).keep_words(z, z, q, kv), ref)
+
+
+def test_strict_window_start_exact_for_every_int32_width():
+    """`(q >= kv) & (q - kv < w[h])` with widths at the ends of int32 (and 0,
+    and negative): the lower end (q - kv) - w + 1 leaves int32, so
+    interval-to-cute clamps the lane-uniform q - w once and shifts by
+    max(lo - kv, -1) + 1 (`offset_max_start`). The emulated words are eager
+    torch's on rows at both ends of q and kv, and about each window's edge."""
+    import random
+
+    win = torch.tensor([32, 64, 0, -5, 2**31 - 1, -(2**31), 1, 1024], dtype=torch.int32)
+
+    def mask_mod(b, h, q_idx, kv_idx):
+        return (q_idx >= kv_idx) & (q_idx - kv_idx < win[h])
+
+    result = __import__("maskopt").compile_mask(mask_mod)
+    assert "cute.shl_u32" in str(result.cute_module) and result.packed
+    rng = random.Random(0)
+    top = 2**31 - 1
+    qs = [0, 1, 31, 32, 63, 100, 1055, top - 32, top - 1, top] + [rng.randrange(top) for _ in range(12)]
+    kvs = [0, 1, 31, 32, 64, top - 63, top - 32, top - 31] + [rng.randrange(top - 31) for _ in range(12)]
+    pts = [(0, h, q, kv) for h in range(8) for q in qs for kv in kvs]
+    pts += [(0, h, q, min(top - 31, max(0, q - d))) for h in range(8) for q in qs for d in range(-40, 1100, 29)]
+    b, h, q, kv = (torch.tensor(c, dtype=torch.int32) for c in zip(*pts))
+    ref = corpus.reference_words(mask_mod, b, h, q, kv)
+    assert ref.ne(0).any() and ref.ne(0xFFFFFFFF).any()
+    assert torch.equal(result.emulate().keep_words(b, h, q, kv), ref)
