@@ -442,9 +442,10 @@ class _AffineWord(_WordBuilder):
         not clamped; where it is, A is 0 (no lane below the run) or at least
         32 (no lane in it), as the bound is. The + 1 is exact in Int64 where
         A may reach 2^31. Per KV block: one add-and-max, one add and the
-        shift, kv used once (FA4's kernel: a per-head causal window +213
-        against +271 for the i64 bound and inductor's +244). None for other
-        forms.
+        shift, kv used once (FA4's kernel: a per-head strict window +213
+        against +271 for the i64 bound and inductor's +244; `python -m
+        maskopt.tools.calibrate_fa4 --only strict_window/bmsk-i64
+        strict_window/shl-offset-max`). None for other forms.
         """
         ranges = self.ranges
         o, k = lo.owner, 0

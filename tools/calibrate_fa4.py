@@ -28,6 +28,8 @@ _Q, _KV, _T = "q_idx[0]", "kv_idx[0]", "aux_tensors[0][b_idx[0]]"
 _ADD = f"cutlass.Int32((cutlass.Int64({_Q}) + cutlass.Int64(768)))"
 _H = f"cutlass.Uint32((cutlass.Int64(2147483647) - cutlass.Int64(max({_ADD}, cutlass.Int32(-1)))))"
 _K = "cutlass.Uint32(2147483616)"
+#: the strict window's i64 lower end clip(q - kv - t + 1, 0, 32), as an Int32
+_LO64 = "(cutlass.Int32(min(max(((cutlass.Int64(" + _Q + ") - cutlass.Int64(" + _KV + ")) - cutlass.Int64(" + _T + ")), cutlass.Int64(-1)), cutlass.Int64(31))) + cutlass.Int32(1))"
 
 
 def _bmsk(pos: str, width: str) -> str:
@@ -214,6 +216,21 @@ FORMS: dict[str, tuple[str, str]] = {
         "bottom_right",
         _shr(HELPERS["neg_i32"].call(f"min(((max({_ADD}, cutlass.Int32(-1)) - cutlass.Int32(31)) - {_KV}), cutlass.Int32(0))")),
     ),
+    # Session 23: the strict window [q - t + 1 - kv, q + 1 - kv) (`q - kv <
+    # t[b]`, int32 t): its lower end leaves int32 and cannot be narrowed
+    # (a - clamp(t, a - 31, a + 1) needs q - kv + 1). `bmsk-i64` is the
+    # i64 bound computed in every KV block (the form before), `shl-offset-max`
+    # clamps the lane-uniform q - t once to an Int32 c and shifts by max(c -
+    # kv, -1) + 1 (`offset_max_start`).
+    "strict_window/bmsk-i64": (
+        "strict_window",
+        _bmsk(f"cutlass.Uint32({_LO64})", f"(max((cutlass.Uint32({_Q}) + cutlass.Uint32(1)), (cutlass.Uint32({_KV}) + cutlass.Uint32({_LO64}))) - (cutlass.Uint32({_KV}) + cutlass.Uint32({_LO64})))"),
+    ),
+    "strict_window/shl-offset-max": (
+        "strict_window",
+        f"({_shr(f'max((cutlass.Int32(31) - ({_Q} - {_KV})), cutlass.Int32(0))')} & "
+        f"{_shl(f'(cutlass.Int64(max((cutlass.Int32(min(max((cutlass.Int64({_Q}) - cutlass.Int64({_T})), cutlass.Int64(-1)), cutlass.Int64(2147483647))) - {_KV}), cutlass.Int32(-1))) + cutlass.Int64(1))')})",
+    ),
     "bottom_right/floor-sign31": (
         "bottom_right",
         _shr(f"min(max(({_KV} + (cutlass.Int32(31) - max({_ADD}, cutlass.Int32(0)))), (({_ADD} >> cutlass.Int32(31)) & cutlass.Int32(32))), cutlass.Int32(32))"),
@@ -355,6 +372,7 @@ def keeps(name: str, t):
         "diagonal": lambda b, h, q, kv: kv == q,
         "band": lambda b, h, q, kv: (kv <= q) & (q - kv <= 8),
         "bottom_right": lambda b, h, q, kv: q + 768 >= kv,
+        "strict_window": lambda b, h, q, kv: (kv <= q) & (q - kv < t[b]),
     }[name]
 
 
