@@ -445,7 +445,8 @@ class _AffineWord(_WordBuilder):
         shift, kv used once (FA4's kernel: a per-head strict window +213
         against +271 for the i64 bound and inductor's +244; `python -m
         maskopt.tools.calibrate_fa4 --only strict_window/bmsk-i64
-        strict_window/shl-offset-max`). None for other forms.
+        strict_window/shl-offset-max`; the suffix alone, `q - kv < w`, +182
+        against +245, `strict_suffix/*`). None for other forms.
         """
         ranges = self.ranges
         o, k = lo.owner, 0

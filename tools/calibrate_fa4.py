@@ -231,6 +231,15 @@ FORMS: dict[str, tuple[str, str]] = {
         f"({_shr(f'max((cutlass.Int32(31) - ({_Q} - {_KV})), cutlass.Int32(0))')} & "
         f"{_shl(f'(cutlass.Int64(max((cutlass.Int32(min(max((cutlass.Int64({_Q}) - cutlass.Int64({_T})), cutlass.Int64(-1)), cutlass.Int64(2147483647))) - {_KV}), cutlass.Int32(-1))) + cutlass.Int64(1))')})",
     ),
+    # the suffix of the same window alone (`q - kv < t[b]`, no causal end)
+    "strict_suffix/shl-i64": (
+        "strict_suffix",
+        _shl(_LO64),
+    ),
+    "strict_suffix/shl-offset-max": (
+        "strict_suffix",
+        _shl(f"(cutlass.Int64(max((cutlass.Int32(min(max((cutlass.Int64({_Q}) - cutlass.Int64({_T})), cutlass.Int64(-1)), cutlass.Int64(2147483647))) - {_KV}), cutlass.Int32(-1))) + cutlass.Int64(1))"),
+    ),
     "bottom_right/floor-sign31": (
         "bottom_right",
         _shr(f"min(max(({_KV} + (cutlass.Int32(31) - max({_ADD}, cutlass.Int32(0)))), (({_ADD} >> cutlass.Int32(31)) & cutlass.Int32(32))), cutlass.Int32(32))"),
@@ -373,6 +382,7 @@ def keeps(name: str, t):
         "band": lambda b, h, q, kv: (kv <= q) & (q - kv <= 8),
         "bottom_right": lambda b, h, q, kv: q + 768 >= kv,
         "strict_window": lambda b, h, q, kv: (kv <= q) & (q - kv < t[b]),
+        "strict_suffix": lambda b, h, q, kv: q - kv < t[b],
     }[name]
 
 

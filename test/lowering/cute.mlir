@@ -170,7 +170,8 @@ mask.func @grid_limit {
 
 // -----
 
-// An aux scalar: a 7th parameter, aux_scalars.
+// An aux scalar: a 7th parameter, aux_scalars. The suffix's i64 lower end q - kv - w + 1 is
+// offset_max_start's: q - w clamped once to the Int32 %lo, then a shift by max(lo - kv, -1) + 1.
 mask.func @scalar_window {
 ^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %w : i32):
   %d = arith.subi %q, %kv : i32
@@ -184,17 +185,11 @@ mask.func @scalar_window {
 // CHECK-NEXT:     q = q_idx[0]
 // CHECK-NEXT:     kv = kv_idx[0]
 // CHECK-NEXT:     v = cutlass.Int64(q)
-// CHECK-NEXT:     v_1 = cutlass.Int64(kv)
-// CHECK-NEXT:     v_2 = (v - v_1)
-// CHECK-NEXT:     v_3 = cutlass.Int64(aux_scalars[0])
-// CHECK-NEXT:     v_4 = (v_2 - v_3)
-// CHECK-NEXT:     v_5 = max(v_4, cutlass.Int64(-1))
-// CHECK-NEXT:     v_6 = min(v_5, cutlass.Int64(31))
-// CHECK-NEXT:     v_7 = cutlass.Int32(v_6)
-// CHECK-NEXT:     v_8 = (v_7 + cutlass.Int32(1))
-// CHECK-NEXT:     v_9 = utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_8))
+// CHECK-NEXT:     v_1 = cutlass.Int64(aux_scalars[0])
+// CHECK-NEXT:     lo = cutlass.Int32(min(max((v - v_1), cutlass.Int64(-1)), cutlass.Int64(2147483647)))
+// CHECK-NEXT:     v_2 = utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Uint32((cutlass.Int64(max((lo - kv), cutlass.Int32(-1))) + cutlass.Int64(1)))))
 // CHECK-NEXT:     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
-// CHECK-NEXT:     packed[0] = v_9
+// CHECK-NEXT:     packed[0] = v_2
 // CHECK-NEXT:     return packed.load()
 // CHECK-EMPTY:
 // CHECK-EMPTY:
@@ -495,9 +490,9 @@ mask.func @chunked_causal {
 // Bottom-right causal, q + 768 >= kv with the int32 q + 768 wrapping like
 // torch's: fold-intervals guards the upper bound as min(max(q', -1) - kv, 31) + 1.
 // The width max(q', kv - 1) - kv + 1 reaches 2^31 (q' = 2^31 - 1, kv = 0), so
-// the word is a right shift by the amount kv + 31 - max(q', -1) as an
-// unsigned offset: h = 2^31 - 1 - max(q', -1) in [0, 2^31], kv + h exact in
-// Uint32, the amount max(kv + h, 2^31 - 32) - (2^31 - 32) (no op wraps).
+// the word is a right shift by the amount max(kv + 31 - max(q', -1), 0),
+// written max(kv + h, -1) + 1 with h = 30 - max(q', -1): kv + h stays in i32,
+// the + 1 (which reaches 2^31) is exact in Int64 (offset_max_prefix).
 mask.func @bottom_right_causal {
 ^bb0(%b : i32, %h : i32, %q : i32, %kv : i32):
   %c768 = arith.constant 768 : i32
@@ -510,8 +505,8 @@ mask.func @bottom_right_causal {
 // CHECK-NEXT:     q = q_idx[0]
 // CHECK-NEXT:     kv = kv_idx[0]
 // CHECK:          [[QM:[a-z_0-9]+]] = max(s, cutlass.Int32(-1))
-// CHECK-NEXT:     h = cutlass.Uint32((cutlass.Int64(2147483647) - cutlass.Int64([[QM]])))
-// CHECK-NEXT:     {{[a-z_0-9]+}} = utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32((max((cutlass.Uint32(kv) + h), cutlass.Uint32(2147483616)) - cutlass.Uint32(2147483616))))
+// CHECK-NEXT:     h = (cutlass.Int32(30) - [[QM]])
+// CHECK-NEXT:     {{[a-z_0-9]+}} = utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Uint32((cutlass.Int64(max((kv + h), cutlass.Int32(-1))) + cutlass.Int64(1)))))
 // CHECK-NEXT:     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
 // CHECK-NEXT:     packed[0] =
 
