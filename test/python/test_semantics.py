@@ -235,8 +235,8 @@ def test_wrapping_int32_chain_matches_eager_at_the_wrap():
 def test_offset_causal_at_the_int32_wrap(offset, strict):
     """`q + c >= kv` with torch's wrapping int32 `q + c`: the guarded prefix,
     whose width reaches 2^31 at the wrap point (q' = 2^31 - 1, kv = 0), a
-    right shift by the unsigned offset amount max(kv + h, 2^31 - 32) -
-    (2^31 - 32), h = 2^31 - k - max(q', -1), is exact on both sides of the
+    right shift by the amount max(kv + h, -1) + 1, h = 31 - k - max(q', -1)
+    (`offset_max_prefix`), is exact on both sides of the
     wrap and at the ends of kv's range (the emulator fails on any overflow)."""
     import maskopt
 
@@ -247,7 +247,7 @@ def test_offset_causal_at_the_int32_wrap(offset, strict):
     result = maskopt.compile_mask(offset_causal)
     assert result.packed
     if offset == 768 and not strict:
-        assert "cutlass.Uint32(2147483616)" in result.cute_source, result.cute_source  # the offset form
+        assert "cutlass.Int32(-1))) + cutlass.Int64(1)" in result.cute_source, result.cute_source  # the offset form
     wrap = 2**31 - offset  # the first q where q + c wraps
     qs = sorted({max(q, 0) for q in (0, 1, 40, wrap - 2, wrap - 1, wrap, wrap + 1, 2**31 - 1)} - {2**31})
     kvs = [0, 1, 2, 31, 32, 33, 2**31 - 70, 2**31 - 33, 2**31 - 32]
