@@ -117,6 +117,14 @@ class _WordBuilder(ExpressionBuilder):
             return self.binary(cute.MaxOp, v, self.const(0), hint)
         return v
 
+    def max_plus_one(self, v: SSAValue, wide: bool) -> SSAValue:
+        """`max(v, -1) + 1` of an i32 `v` as a Uint32 shift amount, the + 1
+        exact in Int64 where `wide` (the amount may reach 2^31)."""
+        t = self.binary(cute.MaxOp, v, self.const(-1))
+        if wide:
+            return self.to_u32(self.binary(cute.AddOp, self.op(cute.ToI64Op(t)), self.const(1, IntegerType(64))))
+        return self.to_u32(self.binary(cute.AddOp, t, self.const(1)))
+
     def shr_ones(self, amount: SSAValue) -> SSAValue:
         return self.op(cute.ShrU32Op(self.ones(), amount))
 
@@ -426,7 +434,6 @@ class _AffineWord(_WordBuilder):
             return None
         return self.binary(cute.MaxOp, self.op(cute.SatU32Op(parts[0])), self.to_u32(y), "base")
 
-
     def offset_max_start(self, lo: SSAValue) -> SSAValue | None:
         """
         The suffix word [lo, 32) as `shl_u32(ONES, A)` for lower-interval-
@@ -484,12 +491,8 @@ class _AffineWord(_WordBuilder):
         if hi_x > INT32_MAX:
             x = self.binary(cute.MinOp, x, self.const(INT32_MAX, i64))
         c = self.op(cute.ToI32Op(x), "lo")
-        t = self.binary(cute.MaxOp, self.binary(cute.SubOp, c, y), self.const(-1))
-        if min(hi_x, INT32_MAX) - yr.lo + 1 > INT32_MAX:
-            amount = self.to_u32(self.binary(cute.AddOp, self.op(cute.ToI64Op(t)), self.const(1, i64)))
-        else:
-            amount = self.to_u32(self.binary(cute.AddOp, t, self.const(1)))
-        return self.shl_ones(amount)
+        wide = min(hi_x, INT32_MAX) - yr.lo + 1 > INT32_MAX
+        return self.shl_ones(self.max_plus_one(self.binary(cute.SubOp, c, y), wide))
 
 
 class _RangeWord(_AffineWord):
@@ -648,10 +651,7 @@ class _RangeWord(_AffineWord):
         if lo < -INT32_MAX - 1 or hi > INT32_MAX or 31 - k - xr.hi < -INT32_MAX - 1 or 31 - k - c0 > INT32_MAX:
             return None
         c = self.binary(cute.SubOp, self.const(31 - k), self.clamped_x(guarded, x, c0), "h")
-        t = self.binary(cute.MaxOp, self.binary(cute.AddOp, y, c), self.const(-1))
-        i64 = IntegerType(64)
-        amount = self.to_u32(self.binary(cute.AddOp, self.op(cute.ToI64Op(t)), self.const(1, i64)))
-        return self.shr_ones(amount)
+        return self.shr_ones(self.max_plus_one(self.binary(cute.AddOp, y, c), wide=True))
 
     def unsigned_offset_prefix(self, guarded: SSAValue, x: SSAValue, y: SSAValue, k: int) -> SSAValue:
         """
