@@ -30,8 +30,10 @@ value ranges do not prove them redundant:
   `wide_lower_start`); fold-intervals' guarded prefix `min(max(X, c0) - y,
   c1) + k` is a bmsk of the width `max(X, y - k) - (y - k)`, or, where that
   width may pass 2^31 - 1, a right shift by the amount max(y + C, -1) + 1
-  (`offset_max_prefix`), or, where y's range is wider, by an unsigned
-  amount (`unsigned_offset_prefix`);
+  (`offset_max_prefix`); for an X read from an aux tensor, the source word
+  ONES or 0 (X > min(y) - k) shifted by max(y + C, 0) (`select_source_prefix`,
+  FA4's choice there); or, where y's range is wider, by an unsigned amount
+  (`unsigned_offset_prefix`);
 - an upper bound `32 - A` with a lower side is `shr_u32(ONES, A) &
   shl_u32(ONES, lo)`;
 - any other prefix or range is `bmsk(lo, max(hi, lo) - lo)`, the bounds
@@ -93,6 +95,17 @@ U32_MAX = 2**32 - 1
 #: maskopt.lowering.cute), not bmsk. The CPU emulator models bmsk.clamp and
 #: the emulator/fuzz tests compare its words with eager torch.
 USE_BMSK = True
+
+
+def reads_aux(v: SSAValue, depth: int = 8) -> bool:
+    """Whether `v` is computed from a `mask.load` (an aux tensor's value)
+    within `depth` ops."""
+    o = v.owner
+    if isinstance(o, mask.LoadOp):
+        return True
+    if not isinstance(o, Operation) or depth == 0:
+        return False
+    return any(reads_aux(a, depth - 1) for a in o.operands)
 
 
 class _WordBuilder(ExpressionBuilder):
@@ -607,6 +620,8 @@ class _RangeWord(_AffineWord):
         xr = ranges.of(x)
         if const_evaluate_operand(x) is not None or xr.hi - yr.lo + k > U32_MAX:
             return None  # c - y: shr_u32 (`shift_amount`) or `affine_bmsk_word`
+        if xr.hi - yr.lo + k > INT32_MAX and reads_aux(x) and (word := self.select_source_prefix(o.lhs, x, y, k)) is not None:
+            return word
         if xr.hi - yr.lo + k > INT32_MAX and (word := self.offset_max_prefix(o.lhs, x, y, k)) is not None:
             return word
         if xr.hi - yr.lo + k > INT32_MAX and 0 <= 2**31 - k - xr.hi and yr.hi - yr.lo < 2**31:
@@ -652,6 +667,38 @@ class _RangeWord(_AffineWord):
             return None
         c = self.binary(cute.SubOp, self.const(31 - k), self.clamped_x(guarded, x, c0), "h")
         return self.shr_ones(self.max_plus_one(self.binary(cute.AddOp, y, c), wide=True))
+
+    def select_source_prefix(self, guarded: SSAValue, x: SSAValue, y: SSAValue, k: int) -> SSAValue | None:
+        """
+        The prefix [0, X - y + k) whose width may pass 2^31 - 1, for an X
+        read from an aux tensor, as `shr_u32(S, max(y + C, 0))`: the source
+        word S = ONES if X > c0 else 0, c0 = min(y) - k (no lane is kept
+        where X <= c0), and the lane-uniform C = 32 - k - max(X, c0 + 1). Where
+        X > c0 the amount y + C = 32 - (X - y + k) is the prefix's; y + C lies
+        in [min(y) + 32 - k - max(X), max(y) - min(y) + 31], in i32 where
+        max(y) - min(y) <= 2^31 - 32 (kv's whole domain), so no op wraps.
+        Per KV block: one add-and-max and the shift of a register word, kv
+        used once. FA4's kernel chooses it over `offset_max_prefix` only for
+        an X that reads memory: per-batch offset causal `q + t[b] >= kv` +16
+        against +75 over the aux baseline (+121 against +180 in the table),
+        and the same +60 or more for `t[h]` and for `>`; bottom-right causal's
+        constant offset measures +59 in this form against +35 (`python -m
+        maskopt.tools.calibrate_fa4 --only offset_causal/select-source
+        offset_causal/shr-offset-max bottom_right/select-source
+        bottom_right/shr-offset-max`; test/sass-results.md). None where C or
+        y + C may leave i32.
+        """
+        yr, xr = self.ranges.of(y), self.ranges.of(x)
+        c1 = yr.lo - k + 1
+        lo, hi = yr.lo + 32 - k - xr.hi, yr.hi - yr.lo + 31
+        if lo < -INT32_MAX - 1 or hi > INT32_MAX or 32 - k - xr.hi < -INT32_MAX - 1 or 32 - k - c1 > INT32_MAX:
+            return None
+        if not -INT32_MAX - 1 <= c1 <= INT32_MAX:
+            return None
+        keep = self.op(cute.GeOp(x, self.const(c1)))
+        source = self.op(cute.SelectOp(keep, self.ones(), self.u32(0)), "base")
+        c = self.binary(cute.SubOp, self.const(32 - k), self.clamped_x(guarded, x, c1), "h")
+        return self.op(cute.ShrU32Op(source, self.nonneg(self.binary(cute.AddOp, y, c))))
 
     def unsigned_offset_prefix(self, guarded: SSAValue, x: SSAValue, y: SSAValue, k: int) -> SSAValue:
         """

@@ -26,6 +26,8 @@ ONES = "cutlass.Uint32(0xFFFFFFFF)"
 _Q, _KV, _T = "q_idx[0]", "kv_idx[0]", "aux_tensors[0][b_idx[0]]"
 #: q + 768 wrapping like torch's int32 (summed in Int64, truncated)
 _ADD = f"cutlass.Int32((cutlass.Int64({_Q}) + cutlass.Int64(768)))"
+#: q + t[b] wrapping like torch's int32 (the aux offset causal forms)
+_TADD = f"cutlass.Int32((cutlass.Int64({_Q}) + cutlass.Int64({_T})))"
 _H = f"cutlass.Uint32((cutlass.Int64(2147483647) - cutlass.Int64(max({_ADD}, cutlass.Int32(-1)))))"
 _K = "cutlass.Uint32(2147483616)"
 #: the strict window's i64 lower end clip(q - kv - t + 1, 0, 32), as an Int32
@@ -216,6 +218,27 @@ FORMS: dict[str, tuple[str, str]] = {
         "bottom_right",
         _shr(HELPERS["neg_i32"].call(f"min(((max({_ADD}, cutlass.Int32(-1)) - cutlass.Int32(31)) - {_KV}), cutlass.Int32(0))")),
     ),
+    # Session 24: the same prefix for an offset read from an aux tensor
+    # (`q + t[b] >= kv`, torch's int32 sum wrapping). `shr-offset-max` is
+    # bottom-right causal's form; `select-source` selects the source word once
+    # per row (ONES where add' = q + t >= 0, else no lane) and shifts it by
+    # max(kv + 31 - max(add', 0), 0): no + 1 after the max
+    # (`select_source_prefix`). FA4 prefers it only for the offset that
+    # reads memory.
+    "offset_causal/shr-offset-max": (
+        "offset_causal",
+        _shr(f"(cutlass.Int64(max(({_KV} + (cutlass.Int32(30) - max({_TADD}, cutlass.Int32(-1)))), cutlass.Int32(-1))) + cutlass.Int64(1))"),
+    ),
+    "offset_causal/select-source": (
+        "offset_causal",
+        f"utils.shr_u32(({ONES} if {_TADD} >= cutlass.Int32(0) else cutlass.Uint32(0)), "
+        f"cutlass.Uint32(max(({_KV} + (cutlass.Int32(31) - max({_TADD}, cutlass.Int32(0)))), cutlass.Int32(0))))",
+    ),
+    "bottom_right/select-source": (
+        "bottom_right",
+        f"utils.shr_u32(({ONES} if {_ADD} >= cutlass.Int32(0) else cutlass.Uint32(0)), "
+        f"cutlass.Uint32(max(({_KV} + (cutlass.Int32(31) - max({_ADD}, cutlass.Int32(0)))), cutlass.Int32(0))))",
+    ),
     # Session 23: the strict window [q - t + 1 - kv, q + 1 - kv) (`q - kv <
     # t[b]`, int32 t): its lower end leaves int32 and cannot be narrowed
     # (a - clamp(t, a - 31, a + 1) needs q - kv + 1). `bmsk-i64` is the
@@ -381,6 +404,7 @@ def keeps(name: str, t):
         "diagonal": lambda b, h, q, kv: kv == q,
         "band": lambda b, h, q, kv: (kv <= q) & (q - kv <= 8),
         "bottom_right": lambda b, h, q, kv: q + 768 >= kv,
+        "offset_causal": lambda b, h, q, kv: q + t[b] >= kv,
         "strict_window": lambda b, h, q, kv: (kv <= q) & (q - kv < t[b]),
         "strict_suffix": lambda b, h, q, kv: q - kv < t[b],
     }[name]

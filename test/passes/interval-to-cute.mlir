@@ -574,6 +574,47 @@ mask.func @bottom_right_causal window {
 // CHECK-NEXT:  %[[KEEP:keep[_0-9]*]] = interval.keep_word %[[V]] : i32
 // CHECK-NEXT:  mask.yield %[[KEEP]] : i32
 
+// per_batch_offset_causal: the same guarded prefix with X = q + off[b] read from an aux tensor (select_source_prefix): the source word is ONES where add >= 0 (else no lane is kept), shifted right by max(kv + h, 0) with h = 31 - max(add, 0); kv + h stays in i32, and no + 1 follows the max (FA4's kernel: +121 against +180 for offset_max_prefix).
+mask.func @per_batch_offset_causal window {
+^bb0(%b: i32, %h: i32, %q_idx: i32, %kv_idx: i32, %off: tensor<4xi32>):
+  %index = mask.load %off[%b] : tensor<4xi32>[i32] -> i32
+  %0 = arith.extsi %q_idx : i32 to i64
+  %1 = arith.extsi %index : i32 to i64
+  %2 = arith.addi %0, %1 : i64
+  %add = arith.trunci %2 : i64 to i32
+  %3 = arith.constant -1 : i32
+  %4 = arith.maxsi %add, %3 : i32
+  %5 = arith.subi %4, %kv_idx : i32
+  %6 = arith.constant 31 : i32
+  %7 = arith.minsi %5, %6 : i32
+  %8 = arith.constant 1 : i32
+  %9 = arith.addi %7, %8 : i32
+  %10 = arith.constant 0 : i32
+  %11 = interval.range %10, %9 : i32
+  %keep = interval.keep_word %11 : i32
+  mask.yield %keep : i32
+}
+
+// CHECK-LABEL: mask.func @per_batch_offset_causal
+// CHECK:       %[[ADD:add[_0-9]*]] = arith.trunci
+// CHECK-NOT:   cute.to_i64
+// CHECK:       %[[ZERO:.*]] = cute.constant 0 : i32
+// CHECK-NEXT:  %[[GE:.*]] = cute.ge %[[ADD]], %[[ZERO]] : i32
+// CHECK-NEXT:  %[[ONES:.*]] = cute.constant 4294967295 : ui32
+// CHECK-NEXT:  %[[NONE:.*]] = cute.constant 0 : ui32
+// CHECK-NEXT:  %[[BASE:base[_0-9]*]] = cute.select %[[GE]], %[[ONES]], %[[NONE]] : ui32
+// CHECK-NEXT:  %[[C31:.*]] = cute.constant 31 : i32
+// CHECK-NEXT:  %[[ZERO2:.*]] = cute.constant 0 : i32
+// CHECK-NEXT:  %[[XC:.*]] = cute.max %[[ADD]], %[[ZERO2]] : i32
+// CHECK-NEXT:  %[[H_1:h[_0-9]*]] = cute.sub %[[C31]], %[[XC]] : i32
+// CHECK-NEXT:  %[[S:.*]] = cute.add %kv_idx, %[[H_1]] : i32
+// CHECK-NEXT:  %[[ZERO3:.*]] = cute.constant 0 : i32
+// CHECK-NEXT:  %[[A:.*]] = cute.max %[[S]], %[[ZERO3]] : i32
+// CHECK-NEXT:  %[[W:.*]] = cute.shr_u32 %[[BASE]], %[[A]] : i32
+// CHECK-NEXT:  %[[V:v[_0-9]*]] = cute.lanes %[[W]]
+// CHECK-NEXT:  %[[KEEP:keep[_0-9]*]] = interval.keep_word %[[V]] : i32
+// CHECK-NEXT:  mask.yield %[[KEEP]] : i32
+
 // -----
 
 // unsigned_offset_prefix: the same prefix where y (here q_idx, up to 2^31 - 1) is too wide for y + h in i32: a right shift by the unsigned amount max(y + h, 2^31 - 32) - (2^31 - 32), h named.

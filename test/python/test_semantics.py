@@ -258,6 +258,55 @@ def test_offset_causal_at_the_int32_wrap(offset, strict):
     assert torch.equal(words, corpus.reference_words(offset_causal, z, z, q, kv))
 
 
+_OFFSETS = [-(2**31), -(2**31) + 31, -33, -2, -1, 0, 1, 31, 768, 2**31 - 33, 2**31 - 2, 2**31 - 1]
+
+
+@pytest.mark.parametrize("strict", [False, True])
+def test_aux_offset_causal_at_the_int32_wrap(strict):
+    """`q + off[b] >= kv` (and `>`) with torch's wrapping int32 sum of q and
+    an int32 offset read from an aux tensor: for `>=` the guarded prefix in
+    the form chosen for an X that reads memory (`select_source_prefix`: a source word
+    selected once per row, shifted by max(kv + h, 0)), module and drop-in,
+    exact against eager torch for offsets at both ends of int32, on both
+    sides of each wrap and at the ends of kv's range (the emulator fails on
+    any overflow)."""
+    import maskopt
+    from maskopt import inductor
+    from maskopt.lowering.trace import trace_mask_mod
+    from maskopt.tools.flash_template import template_mask_mod
+
+    off = torch.tensor(_OFFSETS, dtype=torch.int32)
+
+    def aux_offset_causal(b, h, q_idx, kv_idx):
+        s = q_idx + off[b]
+        return (s > kv_idx) if strict else (s >= kv_idx)
+
+    result = maskopt.compile_mask(aux_offset_causal)
+    assert result.packed
+    if not strict:  # `>`: the width max(X, 0) - kv fits i32, one bmsk
+        assert "base = (cutlass.Uint32(0xFFFFFFFF) if add >= " in result.cute_source, result.cute_source
+    traced = trace_mask_mod(aux_offset_causal)
+    elements = inductor.select_packed_mask_intervals(traced.graph_module, traced.aux_tensors)
+    assert elements is not None
+    top = 2**31 - 1
+    kvs = [0, 1, 2, 31, 32, 33, 1000, 2**31 - 70, 2**31 - 33, 2**31 - 32]
+    pts = []
+    for b, o in enumerate(_OFFSETS):
+        wrap = 2**31 - o if o > 0 else top  # the first q where q + o wraps
+        qs = {0, 1, 40, 767, 2**30, top - 1, top} | {q for q in range(wrap - 2, wrap + 2) if 0 <= q <= top}
+        qs |= {q for q in (-o - 2, -o - 1, -o, -o + 1, -o + 40) if 0 <= q <= top}  # q + o about 0
+        pts += [(b, q, kv) for q in sorted(qs) for kv in kvs]
+    t = torch.tensor(pts, dtype=torch.int64)
+    b, q, kv = (t[:, i].to(torch.int32) for i in range(3))
+    z = torch.zeros_like(b)
+    want = corpus.reference_words(aux_offset_causal, b, z, q, kv)
+    assert want.eq(0).any() and want.eq(2**32 - 1).any() and not torch.isin(want, torch.tensor([0, 2**32 - 1])).all()
+    words = cute_emulator.load_module(result.cute_source).keep_words(b, z, q, kv, aux_tensors=[off])
+    assert torch.equal(words, want)
+    dropin = cute_emulator.load_module(template_mask_mod(elements, 1))
+    assert torch.equal(dropin.keep_words(b, z, q, kv, aux_tensors=[off]), want)
+
+
 def _bottom_right_window(b, h, q_idx, kv_idx):
     s = q_idx + 768
     return (s >= kv_idx) & (s - kv_idx <= 100)

@@ -14,7 +14,7 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     mask_mod_packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
     mask_mod_packed[0] = cutlass.Uint32(0)
 
-    mask_mod_packed[0] = mask_mod_packed[0] | utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Uint32((cutlass.Int64(max((kv_idx[0] + (cutlass.Int32(30) - max(cutlass.Int32((cutlass.Int64(q_idx[0]) + cutlass.Int64(aux_tensors[0][b_idx[0]]))), cutlass.Int32(-1)))), cutlass.Int32(-1))) + cutlass.Int64(1)))))
+    mask_mod_packed[0] = mask_mod_packed[0] | utils.shr_u32(cutlass.Uint32(cutlass.select_(cutlass.Int32((cutlass.Int64(q_idx[0]) + cutlass.Int64(aux_tensors[0][b_idx[0]]))) >= cutlass.Int32(0), cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(0))), cutlass.Uint32(max((kv_idx[0] + (cutlass.Int32(31) - max(cutlass.Int32((cutlass.Int64(q_idx[0]) + cutlass.Int64(aux_tensors[0][b_idx[0]]))), cutlass.Int32(0)))), cutlass.Int32(0))))
 
     return mask_mod_packed.load()
 

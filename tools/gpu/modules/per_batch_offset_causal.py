@@ -16,11 +16,11 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     v_1 = cutlass.Int64(index)
     v_2 = (v + v_1)
     add = cutlass.Int32(v_2)
-    v_3 = max(add, cutlass.Int32(-1))
-    h = (cutlass.Int32(30) - v_3)
-    v_4 = utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Uint32((cutlass.Int64(max((kv + h), cutlass.Int32(-1))) + cutlass.Int64(1)))))
+    base = (cutlass.Uint32(0xFFFFFFFF) if add >= cutlass.Int32(0) else cutlass.Uint32(0))
+    h = (cutlass.Int32(31) - max(add, cutlass.Int32(0)))
+    v_3 = utils.shr_u32(base, cutlass.Uint32(max((kv + h), cutlass.Int32(0))))
     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
-    packed[0] = v_4
+    packed[0] = v_3
     return packed.load()
 
 
