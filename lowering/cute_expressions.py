@@ -378,7 +378,36 @@ class ExpressionBuilder:
         +281 for the Int64 clamp of `a - b` it replaces.
         """
         b = without_guard_clamps(bv, ar.lo - k2, ar.hi - k1)
-        return self.op(cute.ClampedSubOp(a, self.op(cute.SatI32Op(b)), k1, k2))
+        sat = self.saturated_offset(b)
+        if sat is None:
+            sat = self.op(cute.SatI32Op(b))
+        return self.op(cute.ClampedSubOp(a, sat, k1, k2))
+
+    def saturated_offset(self, b: SSAValue) -> SSAValue | None:
+        """`sat_i32(b)` for an i64 `b = x + c` (or `x - c`) of an i32 `x` as
+        the i32 `max(x, -2^31 - c) + c` for c < 0 and `min(x, 2^31 - 1 - c) +
+        c` for c > 0, the clamp only where x's range needs it: the same
+        value, and the sum cannot overflow (a strict window's `w - 1`,
+        `fold_start_offset`). None for other values."""
+        o = b.owner
+        if not isinstance(o, (arith.AddiOp, arith.SubiOp)) or self.ranges.may_wrap(o):
+            return None
+        c = const_evaluate_operand(o.rhs)
+        x = o.lhs
+        if c is None and isinstance(o, arith.AddiOp):
+            c, x = const_evaluate_operand(o.lhs), o.rhs
+        if c is None or not isinstance(x.owner, arith.ExtSIOp) or x.owner.input.type != i32:
+            return None
+        c = -c if isinstance(o, arith.SubiOp) else c
+        if c == 0 or abs(c) > INT32_MAX:
+            return None
+        x = x.owner.input
+        xr = self.ranges.of(x)
+        if c < 0 and xr.lo + c < -INT32_MAX - 1:
+            x = self.binary(cute.MaxOp, x, self.const(-INT32_MAX - 1 - c))
+        elif c > 0 and xr.hi + c > INT32_MAX:
+            x = self.binary(cute.MinOp, x, self.const(INT32_MAX - c))
+        return self.binary(cute.AddOp, x, self.const(c))
 
     def clamped_wide_difference(self, a: SSAValue, b: SSAValue, bv: SSAValue, k1: int, k2: int) -> SSAValue:
         """

@@ -12,9 +12,12 @@ the bound's value range does not already clip it, and clamps only where
 value ranges do not prove them redundant:
 
 - a run that value ranges show empty is the word 0, one that is full all ones;
+- a lower bound `trunc(clamp(a - b, k1, k2)) + k` (a strict window) whose
+  i32 narrowing only fits with k folded into b is first rewritten to
+  `trunc(clamp(a - (b - k), k1 + k, k2 + k))` (`fold_start_offset`);
 - a suffix [lo, 32) is `shl_u32(ONES, lo)` (PTX clamps amounts >= 32);
   where lo is an i64 `clamp((P - y) - B) + k` that cannot be narrowed to
-  i32, the amount is max(c - y, -1) + 1 with the lane-uniform Int32
+  i32 even so, the amount is max(c - y, -1) + 1 with the lane-uniform Int32
   c = clamp(P - B + k - 1) (`offset_max_start`), also under a causal
   upper shift;
 - a prefix [0, 32 - A) whose bound is written as the shift amount A >= 0
@@ -454,19 +457,23 @@ class _AffineWord(_WordBuilder):
         (k1 + k <= 0, k2 + k >= 32; y = extsi of an i32 in [0, 2^31 - 32],
         e.g. (q - kv) - w with w read from a tensor) where the i32 narrowing
         `a - clamp(B, a - k2, a - k1)` (a = P - y) does not apply because
-        a - k1 may leave i32 (`narrow_clamped_difference`; a strict window
-        `q - kv < w` has k1 = -1), and the i64 arithmetic would otherwise
-        run in every KV block. X = P - B. The lane-uniform
+        a - k1 may leave i32 (`narrow_clamped_difference`) and
+        `fold_start_offset` does not fit either (a strict window `q - kv < w`
+        has k1 = -1, which folding k = 1 into w mends; a = (q + h) - kv does
+        not narrow), and the i64 arithmetic would otherwise run in every KV
+        block. X = P - B. The lane-uniform
         c = clamp(X + k - 1, min(y) - 1, 2^31 - 1) is an Int32, c - y cannot
         wrap, and A = max(c - y, -1) + 1 = max(X - y + k, 0) wherever c is
         not clamped; where it is, A is 0 (no lane below the run) or at least
         32 (no lane in it), as the bound is. The + 1 is exact in Int64 where
         A may reach 2^31. Per KV block: one add-and-max, one add and the
-        shift, kv used once (FA4's kernel: a per-head strict window +213
-        against +271 for the i64 bound and inductor's +244; `python -m
-        maskopt.tools.calibrate_fa4 --only strict_window/bmsk-i64
-        strict_window/shl-offset-max`; the suffix alone, `q - kv < w`, +182
-        against +245, `strict_suffix/*`). None for other forms.
+        shift, kv used once (FA4's kernel, for the strict window that
+        `fold_start_offset` now narrows: +211 against +271 for the i64 bound,
+        and +170 narrowed; `python -m maskopt.tools.calibrate_fa4 --only
+        strict_window/bmsk-i64 strict_window/shl-offset-max
+        strict_window/bmsk-narrowed`; the suffix alone, `q - kv < w`, +182
+        against +245 and +140 narrowed, `strict_suffix/*`). None for other
+        forms.
         """
         ranges = self.ranges
         o, k = lo.owner, 0
@@ -935,11 +942,83 @@ def _lowerable(op: Operation, ranges: ValueRanges) -> bool:
     return isinstance(op, interval.PeriodicOp) and op.phase.type in (i32, IntegerType(64))
 
 
+def _narrowable(ranges: ValueRanges, v: SSAValue) -> bool:
+    """Whether the i64 `v` is an extended i32 value, or a non-wrapping sum
+    or difference of two, whose range fits i32 (what `narrow_i32` takes)."""
+    r = ranges.of(v)
+    if r.lo < -INT32_MAX - 1 or r.hi > INT32_MAX:
+        return False
+    o = v.owner
+    if isinstance(o, arith.ExtSIOp):
+        return o.input.type == i32
+    return (
+        isinstance(o, (arith.AddiOp, arith.SubiOp))
+        and not ranges.may_wrap(o)
+        and all(isinstance(x.owner, arith.ExtSIOp) and x.owner.input.type == i32 for x in o.operands)
+    )
+
+
+def fold_start_offset(ranges: ValueRanges, lo: SSAValue) -> SSAValue | None:
+    """
+    fold-intervals' lower bound `trunc(clamp(a - b, k1, k2)) + k` (an i64
+    difference, a strict window `q - kv < w` has k1 = -1, k = 1) as the equal
+    `trunc(clamp(a - (b - k), k1 + k, k2 + k))`, built before `lo`, where
+    the i32 narrowing a - clamp(b, a - k2, a - k1) does not fit (a - k1
+    leaves i32: q - kv + 1) but the folded one does (a - (k1 + k) and
+    a - (k2 + k) stay in i32). `b - k` is exact in i64;
+    `narrow_clamped_difference` then saturates it to i32, which changes no
+    value because the clamp's bounds are in i32. Per KV block this is the
+    non-strict window's start: FA4 +170 against +211 for `offset_max_start`
+    (harness +15 against +23), the suffix alone +140 against +182
+    (`python -m maskopt.tools.calibrate_fa4 --only strict_window/bmsk-narrowed
+    strict_window/shl-offset-max strict_suffix/shl-narrowed
+    strict_suffix/shl-offset-max`). None for other bounds.
+    """
+    o = lo.owner
+    if not isinstance(o, arith.AddiOp) or ranges.may_wrap(o) or (tk := const_operand(o)) is None:
+        return None
+    t, k = tk
+    if k == 0 or not isinstance(t.owner, arith.TruncIOp):
+        return None
+    parts = truncated_clamped_difference(ranges, t.owner)
+    if parts is None:
+        return None
+    d, k1, k2 = parts
+    a, b = d.lhs, d.rhs
+    ar, br = ranges.of(a), ranges.of(b)
+
+    def fits(lo_k: int, hi_k: int) -> bool:
+        return ar.lo - hi_k >= -INT32_MAX - 1 and ar.hi - lo_k <= INT32_MAX
+
+    if fits(k1, k2) or not fits(k1 + k, k2 + k) or not _narrowable(ranges, a):
+        return None
+    if br.lo - k < -(2**63) or br.hi - k >= 2**63 or abs(k1 + k) > INT32_MAX or abs(k2 + k) > INT32_MAX:
+        return None
+    build = ExpressionBuilder(ranges, o)
+
+    def const64(c: int) -> SSAValue:
+        return build.op(arith.ConstantOp.from_int_and_width(c, 64))
+
+    bk = build.op(arith.SubiOp(b, const64(k)))
+    d2 = build.op(arith.SubiOp(a, bk))
+    clamped = build.op(arith.MinSIOp(build.op(arith.MaxSIOp(d2, const64(k1 + k))), const64(k2 + k)))
+    return build.op(arith.TruncIOp(clamped, i32), lo.name_hint)
+
+
+def fold_start_offsets(func: mask.FuncOp, ranges: ValueRanges) -> None:
+    """Every `interval.range` lower bound that `fold_start_offset` rewrites,
+    replaced by its folded form (the same value) wherever it is used."""
+    for op in list(func.body.block.ops):
+        if isinstance(op, interval.RangeOp) and (folded := fold_start_offset(ranges, op.lo)) is not None:
+            op.lo.replace_all_uses_with(folded)
+
+
 def lower_runs(func: mask.FuncOp) -> None:
     """Rewrite every i32 `interval.range`, every `interval.span`, every `interval.periodic` and every
     `interval.table` (of an i32 shift) of `func` into `cute.lanes` of its
     word; table sets of one shift in an intersection share one word."""
     ranges = ValueRanges(func)
+    fold_start_offsets(func, ranges)
     runs = [op for op in func.body.block.ops if _lowerable(op, ranges)]
     lower_intersections(func, ranges)
     for op in runs:

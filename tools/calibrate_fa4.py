@@ -34,6 +34,11 @@ _K = "cutlass.Uint32(2147483616)"
 _LO64 = "(cutlass.Int32(min(max(((cutlass.Int64(" + _Q + ") - cutlass.Int64(" + _KV + ")) - cutlass.Int64(" + _T + ")), cutlass.Int64(-1)), cutlass.Int64(31))) + cutlass.Int32(1))"
 
 
+#: the strict window's start a - clamp(t - 1, a - 32, a), a = q - kv, t - 1 saturated at -2^31
+_TM1 = f"(max({_T}, cutlass.Int32(-2147483647)) - cutlass.Int32(1))"
+_NSTART = f"(({_Q} - {_KV}) - min(max({_TM1}, (({_Q} - {_KV}) - cutlass.Int32(32))), ({_Q} - {_KV})))"
+
+
 def _bmsk(pos: str, width: str) -> str:
     return HELPERS["bmsk_u32"].call(pos, width)
 
@@ -263,6 +268,21 @@ FORMS: dict[str, tuple[str, str]] = {
         "strict_suffix",
         _shl(f"(cutlass.Int64(max((cutlass.Int32(min(max((cutlass.Int64({_Q}) - cutlass.Int64({_T})), cutlass.Int64(-1)), cutlass.Int64(2147483647))) - {_KV}), cutlass.Int32(-1))) + cutlass.Int64(1))"),
     ),
+    # Session 24: the same strict window's lower end narrowed after the
+    # strict + 1 is folded into the window: clamp(a - t, -1, 31) + 1 is
+    # clamp(a - (t - 1), 0, 32) = a - clamp(t - 1, a - 32, a) (a = q - kv),
+    # with t - 1 saturated at -2^31, which changes no start: a >= -2^31 + 32
+    # on the domain. The i32 form of the non-strict per-head window
+    # (`per_head_window`), with bmsk and its first kv position kv + start.
+    "strict_window/bmsk-narrowed": (
+        "strict_window",
+        _bmsk(f"cutlass.Uint32({_NSTART})", f"(max((cutlass.Uint32({_Q}) + cutlass.Uint32(1)), (cutlass.Uint32({_KV}) + cutlass.Uint32({_NSTART}))) - (cutlass.Uint32({_KV}) + cutlass.Uint32({_NSTART})))"),
+    ),
+    "strict_window/shifts-narrowed": (
+        "strict_window",
+        f"({_shr(f'max((cutlass.Int32(31) - ({_Q} - {_KV})), cutlass.Int32(0))')} & {_shl(_NSTART)})",
+    ),
+    "strict_suffix/shl-narrowed": ("strict_suffix", _shl(_NSTART)),
     "bottom_right/floor-sign31": (
         "bottom_right",
         _shr(f"min(max(({_KV} + (cutlass.Int32(31) - max({_ADD}, cutlass.Int32(0)))), (({_ADD} >> cutlass.Int32(31)) & cutlass.Int32(32))), cutlass.Int32(32))"),

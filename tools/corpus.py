@@ -480,7 +480,8 @@ def make_per_head_strict_window(H=8):
     tensor; a width of 0 keeps nothing): its lower end (q - kv) - win + 1
     may leave int32 (an i64 bound), where, unlike `per_head_window`'s
     `<=`, the i32 narrowing a - clamp(win, a - 31, a + 1) would need
-    q - kv + 1 (issue 17's held-out per-head window)."""
+    q - kv + 1, so the + 1 is folded into the window first, a - clamp(win - 1,
+    a - 32, a) (issue 17's held-out per-head window)."""
     win = torch.tensor([1, 0, 31, 32, 33, 100, 255, 4000][:H], dtype=torch.int32)
 
     def per_head_strict_window(b, h, q_idx, kv_idx):

@@ -171,7 +171,8 @@ mask.func @grid_limit {
 // -----
 
 // An aux scalar: a 7th parameter, aux_scalars. The suffix's i64 lower end q - kv - w + 1 is
-// offset_max_start's: q - w clamped once to the Int32 %lo, then a shift by max(lo - kv, -1) + 1.
+// narrowed with its + 1 folded into w (fold_start_offset): a - clamp(w - 1, a - 32, a), a = q - kv,
+// w - 1 saturated at -2^31.
 mask.func @scalar_window {
 ^bb0(%b : i32, %h : i32, %q : i32, %kv : i32, %w : i32):
   %d = arith.subi %q, %kv : i32
@@ -184,12 +185,11 @@ mask.func @scalar_window {
 // CHECK-NEXT:     """maskopt: mask.func @scalar_window, packed keep word."""
 // CHECK-NEXT:     q = q_idx[0]
 // CHECK-NEXT:     kv = kv_idx[0]
-// CHECK-NEXT:     v = cutlass.Int64(q)
-// CHECK-NEXT:     v_1 = cutlass.Int64(aux_scalars[0])
-// CHECK-NEXT:     lo = cutlass.Int32(min(max((v - v_1), cutlass.Int64(-1)), cutlass.Int64(2147483647)))
-// CHECK-NEXT:     v_2 = utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Uint32((cutlass.Int64(max((lo - kv), cutlass.Int32(-1))) + cutlass.Int64(1)))))
+// CHECK-NEXT:     a = (q - kv)
+// CHECK-NEXT:     v = (a - min(max((max(aux_scalars[0], cutlass.Int32(-2147483647)) + cutlass.Int32(-1)), (a - cutlass.Int32(32))), a))
+// CHECK-NEXT:     v_1 = utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v))
 // CHECK-NEXT:     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
-// CHECK-NEXT:     packed[0] = v_2
+// CHECK-NEXT:     packed[0] = v_1
 // CHECK-NEXT:     return packed.load()
 // CHECK-EMPTY:
 // CHECK-EMPTY:

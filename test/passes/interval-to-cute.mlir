@@ -1015,8 +1015,9 @@ mask.func @dilated_sliding_window_64_d2 window {
 // -----
 
 // per_head_strict_window: (q >= kv) & (q - kv < w[h]). The lower end trunc(clamp((q - kv) - w, -1, 31)) + 1 cannot be narrowed to i32
-// (a - clamp(w, a - 31, a + 1) needs q - kv + 1), so offset_max_start clamps the lane-uniform q - w once, in Int64, to an Int32 %lo
-// and shifts by max(lo - kv, -1) + 1, the + 1 in Int64; the upper end is the causal shift.
+// as it stands (a - clamp(w, a - 31, a + 1) needs q - kv + 1), so fold_start_offset folds the + 1 into the window: the start is
+// a - clamp(w - 1, a - 32, a) (a = q - kv), with w - 1 saturated at -2^31 as max(w, -2^31 + 1) - 1; the word is then the
+// non-strict window's bmsk from the first kv position kv + start.
 mask.func @per_head_strict_window window {
 ^bb0(%b: i32, %h: i32, %q_idx: i32, %kv_idx: i32, %win: tensor<8xi32>):
   %0 = arith.subi %q_idx, %kv_idx : i32
@@ -1045,6 +1046,56 @@ mask.func @per_head_strict_window window {
 }
 
 // CHECK-LABEL: mask.func @per_head_strict_window
+// CHECK:       %[[A:.*]] = cute.sub %q_idx, %kv_idx : i32
+// CHECK-NEXT:  %[[MIN1:.*]] = cute.constant -2147483647 : i32
+// CHECK-NEXT:  %[[WS:.*]] = cute.max %index, %[[MIN1]] : i32
+// CHECK-NEXT:  %[[M1:.*]] = cute.constant -1 : i32
+// CHECK-NEXT:  %[[W1:.*]] = cute.add %[[WS]], %[[M1]] : i32
+// CHECK-NEXT:  %[[LO:v[_0-9]*]] = cute.clamped_sub %[[A]], %[[W1]] lo 0 hi 32 : i32
+// CHECK-NOT:   i64
+// CHECK:       %[[BASE:base[_0-9]*]] = cute.add %{{.*}}, %{{.*}} : ui32
+// CHECK-NEXT:  %[[TOP:.*]] = cute.max %{{.*}}, %[[BASE]] : ui32
+// CHECK-NEXT:  %[[WIDTH:.*]] = cute.sub %[[TOP]], %[[BASE]] : ui32
+// CHECK-NEXT:  %[[W:.*]] = cute.bmsk %{{.*}}, %[[WIDTH]]
+// CHECK-NEXT:  %[[V:v[_0-9]*]] = cute.lanes %[[W]]
+// CHECK-NEXT:  %[[KEEP:keep[_0-9]*]] = interval.keep_word %[[V]] : i32
+// CHECK-NEXT:  mask.yield %[[KEEP]] : i32
+
+// -----
+
+// offset_max_start: the same strict window over (q + h) - kv, whose difference a leaves i32 even with the + 1 folded (it is
+// no narrowable i32 value), so the lane-uniform (q + h) - w is clamped once, in Int64, to an Int32 %lo, and the suffix shifts
+// by max(lo - kv, -1) + 1, the + 1 in Int64; the upper end is the causal shift.
+mask.func @offset_max_start_wide_a window {
+^bb0(%b: i32, %h: i32, %q_idx: i32, %kv_idx: i32, %win: tensor<8xi32>):
+  %0 = arith.subi %q_idx, %kv_idx : i32
+  %index = mask.load %win[%h] : tensor<8xi32>[i32] -> i32
+  %q64 = arith.extsi %q_idx : i32 to i64
+  %h64 = arith.extsi %h : i32 to i64
+  %1 = arith.addi %q64, %h64 : i64
+  %2 = arith.extsi %kv_idx : i32 to i64
+  %3 = arith.subi %1, %2 : i64
+  %4 = arith.extsi %index : i32 to i64
+  %5 = arith.subi %3, %4 : i64
+  %6 = arith.constant 31 : i32
+  %7 = arith.subi %6, %0 : i32
+  %8 = arith.constant 0 : i32
+  %9 = arith.maxsi %7, %8 : i32
+  %10 = arith.constant 32 : i32
+  %11 = arith.subi %10, %9 : i32
+  %12 = arith.constant -1 : i64
+  %13 = arith.maxsi %5, %12 : i64
+  %14 = arith.constant 31 : i64
+  %15 = arith.minsi %13, %14 : i64
+  %16 = arith.trunci %15 : i64 to i32
+  %17 = arith.constant 1 : i32
+  %18 = arith.addi %16, %17 : i32
+  %19 = interval.range %18, %11 : i32
+  %keep = interval.keep_word %19 : i32
+  mask.yield %keep : i32
+}
+
+// CHECK-LABEL: mask.func @offset_max_start_wide_a
 // CHECK:       %[[X:.*]] = cute.sub %{{.*}}, %{{.*}} : i64
 // CHECK-NEXT:  %[[M1:.*]] = cute.constant -1 : i64
 // CHECK-NEXT:  %[[XL:.*]] = cute.max %[[X]], %[[M1]] : i64

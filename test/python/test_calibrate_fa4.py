@@ -38,3 +38,21 @@ def test_bottom_right_form_exact_at_the_int32_wrap(name):
     assert want[q >= _WRAP].eq(0).all() and want[(q < _WRAP) & (q > 767) & (kv == 0)].eq(2**32 - 1).all()
     got = load_module(form_source(FORMS[name][1])).keep_words(z, z, q, kv)
     assert torch.equal(got, want)
+
+
+@pytest.mark.parametrize("name", sorted(n for n in FORMS if FORMS[n][0] in ("strict_window", "strict_suffix")))
+def test_strict_window_form_exact_for_every_int32_width(name):
+    """The strict window forms (`q - kv < t[b]`, with and without `kv <= q`)
+    against eager torch for widths at both ends of int32 (where t - 1 and
+    q - kv - t leave it), with q and kv at the ends of their ranges (the
+    emulator fails on any Int32 or Uint32 overflow)."""
+    top = 2**31 - 1
+    t = torch.tensor([-(2**31), -(2**31) + 1, 0, 32, top - 1, top, -1, 1], dtype=torch.int32)
+    qs = [0, 1, 31, 32, 33, 1000, 2**30, top - 32, top - 1, top]
+    kvs = [0, 1, 31, 32, 1000, 2**30, top - 64, top - 32, top - 31]
+    pts = torch.tensor([(b, q, kv) for b in range(8) for q in qs for kv in kvs], dtype=torch.int64)
+    b, q, kv = (pts[:, i].to(torch.int32) for i in range(3))
+    z = torch.zeros_like(b)
+    want = corpus.reference_words(keeps(FORMS[name][0], t), b, z, q, kv)
+    got = load_module(form_source(FORMS[name][1])).keep_words(b, z, q, kv, aux_tensors=[t])
+    assert torch.equal(got, want)

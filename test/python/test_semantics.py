@@ -955,9 +955,11 @@ def test_inductor_bottom_right_causal_ignores_the_int32_wrap():
 def test_strict_window_start_exact_for_every_int32_width():
     """`(q >= kv) & (q - kv < w[h])` with widths at the ends of int32 (and 0,
     and negative): the lower end (q - kv) - w + 1 leaves int32, so
-    interval-to-cute clamps the lane-uniform q - w once and shifts by
-    max(lo - kv, -1) + 1 (`offset_max_start`). The emulated words are eager
-    torch's on rows at both ends of q and kv, and about each window's edge."""
+    interval-to-cute folds the + 1 into the window (`fold_start_offset`) and
+    narrows the start to a - clamp(w - 1, a - 32, a), a = q - kv, with
+    w - 1 saturated at -2^31 (`max(w, -2^31 + 1) - 1`). The emulated words
+    are eager torch's on rows at both ends of q and kv, and about each
+    window's edge (the emulator fails on any overflow)."""
     import random
 
     win = torch.tensor([32, 64, 0, -5, 2**31 - 1, -(2**31), 1, 1024], dtype=torch.int32)
@@ -966,7 +968,8 @@ def test_strict_window_start_exact_for_every_int32_width():
         return (q_idx >= kv_idx) & (q_idx - kv_idx < win[h])
 
     result = __import__("maskopt").compile_mask(mask_mod)
-    assert "cute.shl_u32" in str(result.cute_module) and result.packed
+    ir = str(result.cute_module)
+    assert "cute.clamped_sub" in ir and "cute.constant -2147483647 : i32" in ir and result.packed, ir
     rng = random.Random(0)
     top = 2**31 - 1
     qs = [0, 1, 31, 32, 63, 100, 1055, top - 32, top - 1, top] + [rng.randrange(top) for _ in range(12)]

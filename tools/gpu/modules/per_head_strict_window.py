@@ -2,7 +2,29 @@
 
 import cutlass
 import cutlass.cute as cute
+from cutlass._mlir.dialects import llvm
+from cutlass.cutlass_dsl import T, dsl_user_op
 from flash_attn.cute import utils
+
+
+@dsl_user_op
+def bmsk_u32(pos, width, *, loc=None, ip=None):
+    """Bits [pos, pos + width) of a word, clipped to bit 31, 0 when pos >= 32
+    (PTX bmsk.clamp.b32; operands unsigned)."""
+    return cutlass.Uint32(
+        llvm.inline_asm(
+            T.i32(),
+            [
+                cutlass.Uint32(pos).ir_value(loc=loc, ip=ip),
+                cutlass.Uint32(width).ir_value(loc=loc, ip=ip),
+            ],
+            "bmsk.clamp.b32 $0, $1, $2;",
+            "=r,r,r",
+            has_side_effects=False,
+            is_align_stack=False,
+            asm_dialect=llvm.AsmDialect.AD_ATT,
+        )
+    )
 
 
 @cute.jit
@@ -11,16 +33,13 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     h = h_idx[0]
     q = q_idx[0]
     kv = kv_idx[0]
-    v = cutlass.Int64(q)
     index = aux_tensors[0][h]
-    v_1 = cutlass.Int64(index)
-    lo = cutlass.Int32(min(max((v - v_1), cutlass.Int64(-1)), cutlass.Int64(2147483647)))
-    v_2 = (q - kv)
-    v_3 = (cutlass.Int32(31) - v_2)
-    v_4 = max(v_3, cutlass.Int32(0))
-    v_5 = (utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(v_4)) & utils.shl_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Uint32((cutlass.Int64(max((lo - kv), cutlass.Int32(-1))) + cutlass.Int64(1))))))
+    a = (q - kv)
+    v = (a - min(max((max(index, cutlass.Int32(-2147483647)) + cutlass.Int32(-1)), (a - cutlass.Int32(32))), a))
+    base = (cutlass.Uint32(kv) + cutlass.Uint32(v))
+    v_1 = bmsk_u32(cutlass.Uint32(v), (max((cutlass.Uint32(q) + cutlass.Uint32(1)), base) - base))
     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
-    packed[0] = v_5
+    packed[0] = v_1
     return packed.load()
 
 
