@@ -26,7 +26,10 @@ value ranges do not prove them redundant:
   kernel compiles it smallest (causal: +37 instructions, against +48
   without it and +65 as a bmsk; `python -m maskopt.tools.calibrate_fa4`,
   test/sass-results.md);
-- with `USE_BMSK`: an upper end that keeps the lanes of an affine `t - y`
+- with `USE_BMSK`: a prefix x - y + k that cannot leave i32 is
+  `offset_max_prefix`'s shift where x reads no aux tensor (strict causal
+  `kv < q`), else `bmsk(0, max(x - y + k, 0))`; an upper end that keeps
+  the lanes of an affine `t - y`
   (causal-style ends; `affine_bound`) is one `bmsk(L, max(t, y + L) - (y + L))`
   in Uint32 arithmetic, with the run's first kv position `y + L` computed as
   one max where the lower bound allows (`lower_start`, `guarded_lower_start`,
@@ -177,14 +180,20 @@ class _AffineWord(_WordBuilder):
 
         def diff(v: SSAValue) -> tuple[SSAValue, SSAValue] | None:
             o = v.owner
-            if (
-                isinstance(o, arith.SubiOp)
-                and v.type == i32
-                and not ranges.may_wrap(o)
-                and nonneg_var(o.lhs)
-                and nonneg_var(o.rhs)
-            ):
+            if not isinstance(o, arith.SubiOp) or v.type != i32 or ranges.may_wrap(o):
+                return None
+            if nonneg_var(o.lhs) and nonneg_var(o.rhs):
                 return o.lhs, o.rhs
+            # 0 - (y - x), lane-affine's form of `y < x`, is x - y too
+            i = o.rhs.owner
+            if (
+                const_evaluate_operand(o.lhs) == 0
+                and isinstance(i, arith.SubiOp)
+                and not ranges.may_wrap(i)
+                and nonneg_var(i.lhs)
+                and nonneg_var(i.rhs)
+            ):
+                return i.rhs, i.lhs
             return None
 
         if depth > 4 or hi.type != i32:
@@ -326,10 +335,18 @@ class _AffineWord(_WordBuilder):
         if has_lo and yr.hi + max(lo_r.hi, 0) > U32_MAX:
             return None
         if not has_lo and top[0] == "x":
-            # A prefix whose x - y + k cannot leave i32: a signed max with 0.
+            # A prefix whose x - y + k cannot leave i32: the shift of
+            # `offset_max_prefix` where x reads no aux tensor (FA4's kernel:
+            # strict causal +37 against +50 for the bmsk, which wins where x
+            # is read from memory: padding +87 against +154; `python -m
+            # maskopt.tools.calibrate_fa4 --only strict_causal/bmsk
+            # strict_causal/shr-offset-max padding/bmsk padding/shr-offset-max`),
+            # else bmsk of a signed max with 0.
             _, x, k = top
             xr = Range(0, 0) if x is None else ranges.of(x)
             if xr.hi + k - yr.lo <= INT32_MAX and xr.lo - yr.hi >= -INT32_MAX - 1:
+                if x is not None and not reads_aux(x) and (word := self.offset_max_prefix(x, x, y, k)) is not None:
+                    return word
                 if x is None:
                     s = self.binary(cute.SubOp, self.const(k), y)
                 else:

@@ -93,6 +93,18 @@ FA4_MASKS = (
     "bottom_right_causal",
     "per_head_strict_window",
     "per_batch_offset_causal",
+    # session 24: the rest of the masks that inductor packs too, so that the
+    # table shows every mask the targets compare
+    "attn_gym_causal",
+    "causal_strict",
+    "wrapped_conjunction_10",
+    "streaming_sink",
+    "batched_doc_start_causal",
+    "extreme_start_causal",
+    "batchify_noop_64",
+    "chunked_causal_neg64",
+    "window_or_prefix",
+    "per_head_window_u8",
 )
 
 

@@ -89,6 +89,16 @@ FORMS: dict[str, tuple[str, str]] = {
     ),
     # padding [0, t - kv)
     "padding/bmsk": ("padding", _bmsk("cutlass.Uint32(0)", f"cutlass.Uint32(max((max({_T}, cutlass.Int32(0)) - {_KV}), cutlass.Int32(0)))")),
+    # Session 24: the offset-max shift of `offset_max_prefix` for the
+    # padding prefix (an x read from a tensor: FA4 keeps bmsk) and for the
+    # strict causal prefix [0, q - kv) (x = q: the shift)
+    "padding/shr-offset-max": ("padding", _shr(
+        f"(cutlass.Int64(max(({_KV} + (cutlass.Int32(31) - max({_T}, cutlass.Int32(0)))), cutlass.Int32(-1))) + cutlass.Int64(1))"
+    )),
+    "strict_causal/bmsk": ("strict_causal", _bmsk("cutlass.Uint32(0)", f"cutlass.Uint32(max(({_Q} - {_KV}), cutlass.Int32(0)))")),
+    "strict_causal/shr-offset-max": ("strict_causal", _shr(
+        f"(cutlass.Int64(max(({_KV} + (cutlass.Int32(31) - {_Q})), cutlass.Int32(-1))) + cutlass.Int64(1))"
+    )),
     "padding/shr-amount": ("padding", _shr(
         f"max(((cutlass.Int64({_KV}) - cutlass.Int64({_T})) + cutlass.Int64(32)), cutlass.Int64(0))"
     )),
@@ -418,6 +428,7 @@ def keeps(name: str, t):
     """The mask_mod a form keeps (`t`: the per-batch tensor of the aux forms)."""
     return {
         "causal": lambda b, h, q, kv: kv <= q,
+        "strict_causal": lambda b, h, q, kv: kv < q,
         "window": lambda b, h, q, kv: (kv <= q) & (q - kv <= 100),
         "padding": lambda b, h, q, kv: kv < t[b],
         "suffix": lambda b, h, q, kv: kv >= q,

@@ -1117,3 +1117,54 @@ mask.func @offset_max_start_wide_a window {
 // CHECK-NEXT:  %[[V:v[_0-9]*]] = cute.lanes %[[W]]
 // CHECK-NEXT:  %[[KEEP:keep[_0-9]*]] = interval.keep_word %[[V]] : i32
 // CHECK-NEXT:  mask.yield %[[KEEP]] : i32
+
+// -----
+
+// causal_strict (`kv < q`, lane-affine's 0 - (kv - q) read as q - kv): a prefix q - kv whose x (q) reads no aux tensor is the right shift
+// offset_max_prefix writes (FA4's kernel: +37 against +50 for bmsk(0, max(q - kv, 0)), inductor +37; `strict_causal/*`); kv + h stays in i32, the + 1 is exact in Int64.
+mask.func @causal_strict window {
+^bb0(%b: i32, %h: i32, %q_idx: i32, %kv_idx: i32):
+  %0 = arith.subi %kv_idx, %q_idx : i32
+  %1 = arith.constant 0 : i32
+  %2 = arith.subi %1, %0 : i32
+  %3 = interval.range %1, %2 : i32
+  %keep = interval.keep_word %3 : i32
+  mask.yield %keep : i32
+}
+
+// CHECK-LABEL: mask.func @causal_strict
+// CHECK-NEXT:  ^bb0(
+// CHECK-NEXT:  %[[C31:.*]] = cute.constant 31 : i32
+// CHECK-NEXT:  %[[H_1:h[_0-9]*]] = cute.sub %[[C31]], %q_idx : i32
+// CHECK-NEXT:  %[[S:.*]] = cute.add %kv_idx, %[[H_1]] : i32
+// CHECK-NEXT:  %[[M1:.*]] = cute.constant -1 : i32
+// CHECK-NEXT:  %[[T:.*]] = cute.max %[[S]], %[[M1]] : i32
+// CHECK-NEXT:  %[[T64:.*]] = cute.to_i64 %[[T]]
+// CHECK-NEXT:  %[[ONE:.*]] = cute.constant 1 : i64
+// CHECK-NEXT:  %[[A64:.*]] = cute.add %[[T64]], %[[ONE]] : i64
+// CHECK-NEXT:  %[[A:.*]] = cute.to_u32 %[[A64]] : i64
+// CHECK-NEXT:  %[[ONES:.*]] = cute.constant 4294967295 : ui32
+// CHECK-NEXT:  %[[W:.*]] = cute.shr_u32 %[[ONES]], %[[A]] : ui32
+// CHECK-NEXT:  %[[V:v[_0-9]*]] = cute.lanes %[[W]]
+// CHECK-NEXT:  %[[KEEP:keep[_0-9]*]] = interval.keep_word %[[V]] : i32
+// CHECK-NEXT:  mask.yield %[[KEEP]] : i32
+
+// -----
+
+// A prefix x - kv whose x reads an aux tensor (`kv < len[b]`) stays bmsk(0, max(x - kv, 0)): FA4's kernel counts +87 for it
+// against +154 for the shift (`python -m maskopt.tools.calibrate_fa4 --only padding/bmsk padding/shr-offset-max`).
+mask.func @aux_prefix_keeps_bmsk window {
+^bb0(%b: i32, %h: i32, %q_idx: i32, %kv_idx: i32, %len: tensor<4xi32>):
+  %l = mask.load %len[%b] : tensor<4xi32>[i32] -> i32
+  %0 = arith.constant 0 : i32
+  %1 = arith.maxsi %l, %0 : i32
+  %2 = arith.subi %1, %kv_idx : i32
+  %3 = interval.range %0, %2 : i32
+  %keep = interval.keep_word %3 : i32
+  mask.yield %keep : i32
+}
+
+// CHECK-LABEL: mask.func @aux_prefix_keeps_bmsk
+// CHECK-NOT:   cute.shr_u32
+// CHECK:       %[[W:.*]] = cute.bmsk %{{.*}}, %{{.*}}
+// CHECK-NEXT:  %[[V:v[_0-9]*]] = cute.lanes %[[W]]

@@ -258,6 +258,40 @@ def test_offset_causal_at_the_int32_wrap(offset, strict):
     assert torch.equal(words, corpus.reference_words(offset_causal, z, z, q, kv))
 
 
+def _strict_lt(b, h, q_idx, kv_idx):
+    return kv_idx < q_idx
+
+
+def _strict_gt(b, h, q_idx, kv_idx):
+    return q_idx > kv_idx
+
+
+def _strict_diff(b, h, q_idx, kv_idx):
+    return q_idx - kv_idx > 0
+
+
+@pytest.mark.parametrize("fn", [_strict_lt, _strict_gt, _strict_diff])
+def test_strict_causal_spellings_share_the_shift(fn):
+    """`kv < q`, `q > kv` and `q - kv > 0` all lower to offset_max_prefix's
+    right shift by max(kv + 31 - q, -1) + 1 (the + 1 in Int64: the amount
+    reaches 2^31 at q = 0, kv = 2^31 - 32), exact against eager torch at the
+    ends of q and kv (the emulator fails on any overflow)."""
+    import maskopt
+
+    result = maskopt.compile_mask(fn)
+    assert result.packed
+    src = result.cute_source
+    assert "h = (cutlass.Int32(31) - q)" in src and "cutlass.Int32(-1))) + cutlass.Int64(1)" in src, src
+    top = 2**31 - 1
+    qs = [0, 1, 2, 31, 32, 33, 1000, top - 33, top - 32, top - 1, top]
+    kvs = [0, 1, 2, 31, 32, 33, 1000, top - 64, top - 33, top - 32, top - 31]
+    pts = torch.tensor([(q, kv) for q in qs for kv in kvs], dtype=torch.int64)
+    q, kv = (pts[:, i].to(torch.int32) for i in range(2))
+    z = torch.zeros_like(q)
+    words = cute_emulator.load_module(src).keep_words(z, z, q, kv)
+    assert torch.equal(words, corpus.reference_words(fn, z, z, q, kv))
+
+
 _OFFSETS = [-(2**31), -(2**31) + 31, -33, -2, -1, 0, 1, 31, 768, 2**31 - 33, 2**31 - 2, 2**31 - 1]
 
 

@@ -11,7 +11,7 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     mask_mod_packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
     mask_mod_packed[0] = cutlass.Uint32(0)
 
-    mask_mod_packed[0] = mask_mod_packed[0] | cutlass.Uint32(cutlass._mlir.dialects.llvm.inline_asm(cutlass.cutlass_dsl.T.i32(), [cutlass.Uint32(cutlass.Uint32(0)).ir_value(), cutlass.Uint32(cutlass.Uint32(max((q_idx[0] - kv_idx[0]), cutlass.Int32(0)))).ir_value()], "bmsk.clamp.b32 $0, $1, $2;", "=r,r,r", has_side_effects=False, is_align_stack=False, asm_dialect=cutlass._mlir.dialects.llvm.AsmDialect.AD_ATT))
+    mask_mod_packed[0] = mask_mod_packed[0] | utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Uint32((cutlass.Int64(max((kv_idx[0] + (cutlass.Int32(31) - q_idx[0])), cutlass.Int32(-1))) + cutlass.Int64(1)))))
 
     return mask_mod_packed.load()
 

@@ -2,29 +2,7 @@
 
 import cutlass
 import cutlass.cute as cute
-from cutlass._mlir.dialects import llvm
-from cutlass.cutlass_dsl import T, dsl_user_op
 from flash_attn.cute import utils
-
-
-@dsl_user_op
-def bmsk_u32(pos, width, *, loc=None, ip=None):
-    """Bits [pos, pos + width) of a word, clipped to bit 31, 0 when pos >= 32
-    (PTX bmsk.clamp.b32; operands unsigned)."""
-    return cutlass.Uint32(
-        llvm.inline_asm(
-            T.i32(),
-            [
-                cutlass.Uint32(pos).ir_value(loc=loc, ip=ip),
-                cutlass.Uint32(width).ir_value(loc=loc, ip=ip),
-            ],
-            "bmsk.clamp.b32 $0, $1, $2;",
-            "=r,r,r",
-            has_side_effects=False,
-            is_align_stack=False,
-            asm_dialect=llvm.AsmDialect.AD_ATT,
-        )
-    )
 
 
 @cute.jit
@@ -32,10 +10,10 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     """maskopt: mask.func @causal_strict, packed keep word."""
     q = q_idx[0]
     kv = kv_idx[0]
-    v = (q - kv)
-    v_1 = bmsk_u32(cutlass.Uint32(0), cutlass.Uint32(max(v, cutlass.Int32(0))))
+    h = (cutlass.Int32(31) - q)
+    v = utils.shr_u32(cutlass.Uint32(0xFFFFFFFF), cutlass.Uint32(cutlass.Uint32((cutlass.Int64(max((kv + h), cutlass.Int32(-1))) + cutlass.Int64(1)))))
     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
-    packed[0] = v_1
+    packed[0] = v
     return packed.load()
 
 
