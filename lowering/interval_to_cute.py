@@ -76,7 +76,7 @@ from xdsl.dialects import arith, builtin
 from xdsl.dialects.builtin import IntegerType, i32, i64
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
-from xdsl.rewriter import Rewriter
+from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.transforms.dead_code_elimination import region_dce
 from xdsl.transforms.canonicalization_patterns.utils import const_evaluate_operand
 
@@ -807,6 +807,15 @@ class _SpanWord(_WordBuilder):
                 return u if k == 0 else self.binary(cute.AddOp, u, self.const(k))
             if k == 0:
                 return self.negation(u, wraps=False)  # -u fits i32: `exact` does
+            o = u.owner
+            kv = self.ranges.func.index_args[3]
+            if isinstance(o, arith.SubiOp) and o.lhs is kv and not self.ranges.may_wrap(o):
+                # k - (kv - X) as (X + k) - kv where X + k fits i32: the
+                # lane-uniform X + k once, kv subtracted once (FA4's kernel:
+                # +118 against +173 for `wrapped_conjunction_10`'s band)
+                xr = self.ranges.of(o.rhs)
+                if -(2**31) <= xr.lo + k and xr.hi + k < 2**31:
+                    return self.binary(cute.SubOp, self.binary(cute.AddOp, o.rhs, self.const(k)), kv)
             return self.binary(cute.SubOp, self.const(k), u)
         x = u if u.type == i64 else self.op(cute.ToI64Op(u))
         if sign > 0:
@@ -1030,12 +1039,104 @@ def fold_start_offsets(func: mask.FuncOp, ranges: ValueRanges) -> None:
             op.lo.replace_all_uses_with(folded)
 
 
+_BAND_PREDICATES = {"sle": (None, 0), "slt": (None, -1), "sge": (0, None), "sgt": (1, None), "eq": (0, 0)}
+
+
+def index_band(func: mask.FuncOp, cond: SSAValue) -> tuple[SSAValue, int, int] | None:
+    """`(x, lo, hi)` where the lane-uniform `cond` holds only for x in
+    [lo, hi]: `cond` an `arith.cmpi` of an index argument x other than
+    kv_idx (b, h or q_idx) against a constant (`sle`, `slt`, `sge`, `sgt`,
+    `eq`, the constant on the right), or an `arith.andi` of such bands of
+    the same x."""
+    o = cond.owner
+    if isinstance(o, arith.AndIOp):
+        a, b = index_band(func, o.lhs), index_band(func, o.rhs)
+        if a is None or b is None or a[0] is not b[0]:
+            return a or b
+        return a[0], max(a[1], b[1]), min(a[2], b[2])
+    if not isinstance(o, arith.CmpiOp):
+        return None
+    pred = arith.CMPI_COMPARISON_OPERATIONS[o.predicate.value.data]
+    c = const_evaluate_operand(o.rhs)
+    x = o.lhs
+    if c is None or pred not in _BAND_PREDICATES or x not in func.index_args[:3] or x.type != i32:
+        return None
+    lo_k, hi_k = _BAND_PREDICATES[pred]
+    lo = -INT32_MAX - 1 if lo_k is None else c + lo_k
+    hi = INT32_MAX if hi_k is None else c + hi_k
+    return x, lo, hi
+
+
+def _substituted(v: SSAValue, x: SSAValue, x2: SSAValue, at: Operation, memo: dict) -> SSAValue:
+    """`v` computed with `x2` in place of `x`: the ops between them cloned
+    before `at` (the others shared)."""
+    if v is x:
+        return x2
+    if v in memo:
+        return memo[v]
+    o = v.owner
+    out = v
+    if isinstance(o, Operation):
+        operands = [_substituted(a, x, x2, at, memo) for a in o.operands]
+        if any(n is not a for n, a in zip(operands, o.operands)):
+            new = o.clone()
+            for i, n in enumerate(operands):
+                new.operands[i] = n
+            Rewriter.insert_op(new, InsertPoint.before(at))
+            out = new.results[list(o.results).index(v)]
+    memo[v] = out
+    return out
+
+
+def refine_selected_spans(func: mask.FuncOp, ranges: ValueRanges) -> None:
+    """
+    An `interval.span` that only an `interval.select` on a band of b, h or
+    q_idx keeps (`index_band`; lane-affine's split of a comparison at an int32
+    wrap point) is computed from that index clamped to the band: the same
+    lanes wherever the select keeps them (elsewhere the select discards
+    them), and where the clamp keeps the span's start a = sign * u + k in
+    i32, which it did not, the start is computed in i32 instead of Int64 in
+    every KV block (`wrapped_conjunction_10`'s single-lane band: FA4's kernel
+    +118 against +171 in a hand-written form; test/sass-results.md).
+    """
+    for sel in list(func.body.block.ops):
+        if not isinstance(sel, interval.SelectOp) or not isinstance(span := sel.true_set.owner, interval.SpanOp):
+            continue
+        if span.result.uses.get_length() != 1 or (band := index_band(func, sel.cond)) is None:
+            continue
+        x, lo, hi = band
+        xr = ranges.of(x)
+        lo, hi = max(lo, xr.lo), min(hi, xr.hi)
+        if lo > hi or (lo, hi) == (xr.lo, xr.hi):
+            continue
+        refined = ValueRanges(func)
+        refined.ranges[x] = Range(lo, hi)
+
+        def start_fits(r: ValueRanges) -> bool:
+            ur = r.of(span.u)
+            alo, ahi = span.starts(ur.lo, ur.hi)
+            return alo >= -INT32_MAX - 1 and ahi <= INT32_MAX
+
+        if start_fits(ranges) or not start_fits(refined):
+            continue
+        build = ExpressionBuilder(ranges, span)
+        xc = x
+        if lo > xr.lo:
+            xc = build.op(arith.MaxSIOp(xc, build.op(arith.ConstantOp.from_int_and_width(lo, 32))))
+        if hi < xr.hi:
+            xc = build.op(arith.MinSIOp(xc, build.op(arith.ConstantOp.from_int_and_width(hi, 32))))
+        u = _substituted(span.u, x, xc, span, {})
+        new = interval.SpanOp(u, span.sign_value, span.k_value, span.width_value)
+        Rewriter.replace_op(span, new)
+
+
 def lower_runs(func: mask.FuncOp) -> None:
     """Rewrite every i32 `interval.range`, every `interval.span`, every `interval.periodic` and every
     `interval.table` (of an i32 shift) of `func` into `cute.lanes` of its
     word; table sets of one shift in an intersection share one word."""
     ranges = ValueRanges(func)
     fold_start_offsets(func, ranges)
+    refine_selected_spans(func, ranges)
     runs = [op for op in func.body.block.ops if _lowerable(op, ranges)]
     lower_intersections(func, ranges)
     for op in runs:

@@ -1168,3 +1168,39 @@ mask.func @aux_prefix_keeps_bmsk window {
 // CHECK-NOT:   cute.shr_u32
 // CHECK:       %[[W:.*]] = cute.bmsk %{{.*}}, %{{.*}}
 // CHECK-NEXT:  %[[V:v[_0-9]*]] = cute.lanes %[[W]]
+
+// -----
+
+// refine_selected_spans: a span that only a select on a band of q keeps (wrapped_conjunction_10's single lane past q + 3000's
+// wrap) is computed from q clamped to the band, where its start 3000 - (kv - q) fits i32; span_amount writes it as the
+// lane-uniform (q' + 3000) minus kv (FA4's kernel: +118 against +171 with the start in Int64).
+mask.func @wrapped_band window {
+^bb0(%b: i32, %h: i32, %q_idx: i32, %kv_idx: i32):
+  %0 = arith.subi %kv_idx, %q_idx : i32
+  %7 = arith.constant 2147480641 : i32
+  %9 = arith.cmpi sge, %q_idx, %7 : i32
+  %10 = arith.constant 2147480645 : i32
+  %11 = arith.cmpi sle, %q_idx, %10 : i32
+  %14 = interval.empty
+  %16 = interval.span %0 * -1 + 3000 width 1 : i32
+  %17 = arith.andi %9, %11 : i1
+  %18 = interval.select %17, %16, %14
+  %keep = interval.keep_word %18 : i32
+  mask.yield %keep : i32
+}
+
+// CHECK-LABEL: mask.func @wrapped_band
+// CHECK:       interval.empty
+// CHECK-NEXT:  %[[LO:.*]] = arith.constant 2147480641 : i32
+// CHECK-NEXT:  %[[QL:.*]] = arith.maxsi %q_idx, %[[LO]] : i32
+// CHECK-NEXT:  %[[HI:.*]] = arith.constant 2147480645 : i32
+// CHECK-NEXT:  %[[QB:.*]] = arith.minsi %[[QL]], %[[HI]] : i32
+// CHECK-NEXT:  %[[K:.*]] = cute.constant 3000 : i32
+// CHECK-NEXT:  %[[P:.*]] = cute.add %[[QB]], %[[K]] : i32
+// CHECK-NEXT:  %[[A:.*]] = cute.sub %[[P]], %kv_idx : i32
+// CHECK-NEXT:  %[[POS:.*]] = cute.to_u32 %[[A]] : i32
+// CHECK-NEXT:  %[[W1:.*]] = cute.constant 1 : ui32
+// CHECK-NEXT:  %[[W:.*]] = cute.bmsk %[[POS]], %[[W1]]
+// CHECK-NEXT:  %[[V:v[_0-9]*]] = cute.lanes %[[W]]
+// CHECK-NOT:   i64
+// CHECK:       interval.select %{{.*}}, %[[V]], %{{.*}}

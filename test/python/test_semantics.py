@@ -292,6 +292,29 @@ def test_strict_causal_spellings_share_the_shift(fn):
     assert torch.equal(words, corpus.reference_words(fn, z, z, q, kv))
 
 
+def test_wrapped_conjunction_band_exact_about_the_wrap():
+    """`wrapped_conjunction_10`: the single-lane band that lane-affine splits
+    off at q + 3000's int32 wrap, computed from q clamped to the band
+    (`refine_selected_spans`) and positioned as (q' + 3000) - kv in i32,
+    against eager torch for every q about the band and kv at both ends of
+    its range (the emulator fails on any overflow)."""
+    import maskopt
+
+    fn = corpus.make_wrapped_conjunction()
+    result = maskopt.compile_mask(fn)
+    src = result.cute_source
+    assert "min(v_10, cutlass.Int32(2147480645))" in src and "cutlass.Int64(3000)" not in src, src
+    top = 2**31 - 1
+    qs = [0, 1, 2**30] + list(range(2147480641 - 40, 2147480645 + 40)) + [top - 1, top]
+    kvs = [0, 1, 31, 2**30] + list(range(top - 80, top - 30))
+    pts = torch.tensor([(q, kv) for q in qs for kv in kvs], dtype=torch.int64)
+    q, kv = (pts[:, i].to(torch.int32) for i in range(2))
+    z = torch.zeros_like(q)
+    want = corpus.reference_words(fn, z, z, q, kv)
+    assert want.ne(0).any()
+    assert torch.equal(cute_emulator.load_module(src).keep_words(z, z, q, kv), want)
+
+
 _OFFSETS = [-(2**31), -(2**31) + 31, -33, -2, -1, 0, 1, 31, 768, 2**31 - 33, 2**31 - 2, 2**31 - 1]
 
 

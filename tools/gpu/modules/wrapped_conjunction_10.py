@@ -42,11 +42,13 @@ def mask_mod(b_idx, h_idx, q_idx, kv_idx, seqlen_info, aux_tensors):
     v_7 = (q >= cutlass.Int32(2147480641))
     v_8 = (q <= cutlass.Int32(2147480645))
     v_9 = (v_7 & v_8)
-    v_10 = bmsk_u32(cutlass.Uint32((cutlass.Int64(3000) - cutlass.Int64(v_1))), cutlass.Uint32(1))
-    v_11 = (v_10 if v_9 else v_5)
-    v_12 = (v_6 | v_11)
+    v_10 = max(q, cutlass.Int32(2147480641))
+    v_11 = min(v_10, cutlass.Int32(2147480645))
+    v_12 = bmsk_u32(cutlass.Uint32(((v_11 + cutlass.Int32(3000)) - kv)), cutlass.Uint32(1))
+    v_13 = (v_12 if v_9 else v_5)
+    v_14 = (v_6 | v_13)
     packed = cute.make_rmem_tensor(1, dtype=cutlass.Uint32)
-    packed[0] = v_12
+    packed[0] = v_14
     return packed.load()
 
 
