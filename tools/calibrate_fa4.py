@@ -34,6 +34,8 @@ _K = "cutlass.Uint32(2147483616)"
 _LO64 = "(cutlass.Int32(min(max(((cutlass.Int64(" + _Q + ") - cutlass.Int64(" + _KV + ")) - cutlass.Int64(" + _T + ")), cutlass.Int64(-1)), cutlass.Int64(31))) + cutlass.Int32(1))"
 
 
+#: the strict window's suffix amount max(c - kv, -1) + 1, c = clamp(q - t, -1, 2^31 - 1) (`offset_max_start`)
+_OFFSET_MAX_START = f"(cutlass.Int64(max((cutlass.Int32(min(max((cutlass.Int64({_Q}) - cutlass.Int64({_T})), cutlass.Int64(-1)), cutlass.Int64(2147483647))) - {_KV}), cutlass.Int32(-1))) + cutlass.Int64(1))"
 #: the strict window's start a - clamp(t - 1, a - 32, a), a = q - kv, t - 1 saturated at -2^31
 _TM1 = f"(max({_T}, cutlass.Int32(-2147483647)) - cutlass.Int32(1))"
 _NSTART = f"(({_Q} - {_KV}) - min(max({_TM1}, (({_Q} - {_KV}) - cutlass.Int32(32))), ({_Q} - {_KV})))"
@@ -267,7 +269,7 @@ FORMS: dict[str, tuple[str, str]] = {
     "strict_window/shl-offset-max": (
         "strict_window",
         f"({_shr(f'max((cutlass.Int32(31) - ({_Q} - {_KV})), cutlass.Int32(0))')} & "
-        f"{_shl(f'(cutlass.Int64(max((cutlass.Int32(min(max((cutlass.Int64({_Q}) - cutlass.Int64({_T})), cutlass.Int64(-1)), cutlass.Int64(2147483647))) - {_KV}), cutlass.Int32(-1))) + cutlass.Int64(1))')})",
+        f"{_shl(_OFFSET_MAX_START)})",
     ),
     # the suffix of the same window alone (`q - kv < t[b]`, no causal end)
     "strict_suffix/shl-i64": (
@@ -276,7 +278,7 @@ FORMS: dict[str, tuple[str, str]] = {
     ),
     "strict_suffix/shl-offset-max": (
         "strict_suffix",
-        _shl(f"(cutlass.Int64(max((cutlass.Int32(min(max((cutlass.Int64({_Q}) - cutlass.Int64({_T})), cutlass.Int64(-1)), cutlass.Int64(2147483647))) - {_KV}), cutlass.Int32(-1))) + cutlass.Int64(1))"),
+        _shl(_OFFSET_MAX_START),
     ),
     # Session 24: the same strict window's lower end narrowed after the
     # strict + 1 is folded into the window: clamp(a - t, -1, 31) + 1 is
