@@ -644,14 +644,15 @@ class _RangeWord(_AffineWord):
         xr = ranges.of(x)
         if const_evaluate_operand(x) is not None or xr.hi - yr.lo + k > U32_MAX:
             return None  # c - y: shr_u32 (`shift_amount`) or `affine_bmsk_word`
-        if xr.hi - yr.lo + k > INT32_MAX and reads_aux(x) and (word := self.select_source_prefix(o.lhs, x, y, k)) is not None:
+        wide = xr.hi - yr.lo + k > INT32_MAX  # W may pass 2^31 - 1
+        if wide and reads_aux(x) and (word := self.select_source_prefix(o.lhs, x, y, k)) is not None:
             return word
-        if xr.hi - yr.lo + k > INT32_MAX and (word := self.offset_max_prefix(o.lhs, x, y, k)) is not None:
+        if wide and (word := self.offset_max_prefix(o.lhs, x, y, k)) is not None:
             return word
-        if xr.hi - yr.lo + k > INT32_MAX and 0 <= 2**31 - k - xr.hi and yr.hi - yr.lo < 2**31:
+        if wide and 0 <= 2**31 - k - xr.hi and yr.hi - yr.lo < 2**31:
             return self.unsigned_offset_prefix(o.lhs, x, y, k)
         t = i32
-        if xr.hi - yr.lo + k > INT32_MAX:
+        if wide:
             # W passes 2^31 - 1 (X near 2^31 - 1 against y - k < 0, where the
             # unsigned shift-amount form does not apply): exact in Int64.
             t = IntegerType(64)
@@ -1067,25 +1068,19 @@ def index_band(func: mask.FuncOp, cond: SSAValue) -> tuple[SSAValue, int, int] |
     return x, lo, hi
 
 
-def _substituted(v: SSAValue, x: SSAValue, x2: SSAValue, at: Operation, memo: dict) -> SSAValue:
-    """`v` computed with `x2` in place of `x`: the ops between them cloned
-    before `at` (the others shared)."""
-    if v is x:
-        return x2
-    if v in memo:
-        return memo[v]
+def _substituted(v: SSAValue, at: Operation, mapper: dict[SSAValue, SSAValue]) -> SSAValue:
+    """`v` computed with the values that `mapper` maps replaced: the ops
+    between them cloned before `at` (`Operation.clone`'s value mapper, which
+    gains each clone's results), the others shared."""
+    if v in mapper:
+        return mapper[v]
     o = v.owner
-    out = v
-    if isinstance(o, Operation):
-        operands = [_substituted(a, x, x2, at, memo) for a in o.operands]
-        if any(n is not a for n, a in zip(operands, o.operands)):
-            new = o.clone()
-            for i, n in enumerate(operands):
-                new.operands[i] = n
-            Rewriter.insert_op(new, InsertPoint.before(at))
-            out = new.results[list(o.results).index(v)]
-    memo[v] = out
-    return out
+    # every operand first (a list, not a short-circuit), so the mapper has them all
+    if isinstance(o, Operation) and any([_substituted(a, at, mapper) is not a for a in o.operands]):
+        Rewriter.insert_op(o.clone(value_mapper=mapper), InsertPoint.before(at))
+        return mapper[v]
+    mapper[v] = v
+    return v
 
 
 def refine_selected_spans(func: mask.FuncOp, ranges: ValueRanges) -> None:
@@ -1125,7 +1120,7 @@ def refine_selected_spans(func: mask.FuncOp, ranges: ValueRanges) -> None:
             xc = build.op(arith.MaxSIOp(xc, build.op(arith.ConstantOp.from_int_and_width(lo, 32))))
         if hi < xr.hi:
             xc = build.op(arith.MinSIOp(xc, build.op(arith.ConstantOp.from_int_and_width(hi, 32))))
-        u = _substituted(span.u, x, xc, span, {})
+        u = _substituted(span.u, span, {x: xc})
         new = interval.SpanOp(u, span.sign_value, span.k_value, span.width_value)
         Rewriter.replace_op(span, new)
 
