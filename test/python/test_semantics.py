@@ -230,6 +230,13 @@ def test_wrapping_int32_chain_matches_eager_at_the_wrap():
     assert torch.equal(words, corpus.reference_words(chain, z, h, q, kv))
 
 
+def _q_kv_grid(qs, kvs):
+    """(zeros, q, kv): every pair of `qs` and `kvs` as int32 tensors, b = h = 0."""
+    pts = torch.tensor([(q, kv) for q in qs for kv in kvs], dtype=torch.int64)
+    q, kv = (pts[:, i].to(torch.int32) for i in range(2))
+    return torch.zeros_like(q), q, kv
+
+
 @pytest.mark.parametrize("offset", [1, 31, 768, 2**30, 2**31 - 1])
 @pytest.mark.parametrize("strict", [False, True])
 def test_offset_causal_at_the_int32_wrap(offset, strict):
@@ -251,9 +258,7 @@ def test_offset_causal_at_the_int32_wrap(offset, strict):
     wrap = 2**31 - offset  # the first q where q + c wraps
     qs = sorted({max(q, 0) for q in (0, 1, 40, wrap - 2, wrap - 1, wrap, wrap + 1, 2**31 - 1)} - {2**31})
     kvs = [0, 1, 2, 31, 32, 33, 2**31 - 70, 2**31 - 33, 2**31 - 32]
-    pts = torch.tensor([(q, kv) for q in qs for kv in kvs], dtype=torch.int64)
-    q, kv = (pts[:, i].to(torch.int32) for i in range(2))
-    z = torch.zeros_like(q)
+    z, q, kv = _q_kv_grid(qs, kvs)
     words = cute_emulator.load_module(result.cute_source).keep_words(z, z, q, kv)
     assert torch.equal(words, corpus.reference_words(offset_causal, z, z, q, kv))
 
@@ -285,9 +290,7 @@ def test_strict_causal_spellings_share_the_shift(fn):
     top = 2**31 - 1
     qs = [0, 1, 2, 31, 32, 33, 1000, top - 33, top - 32, top - 1, top]
     kvs = [0, 1, 2, 31, 32, 33, 1000, top - 64, top - 33, top - 32, top - 31]
-    pts = torch.tensor([(q, kv) for q in qs for kv in kvs], dtype=torch.int64)
-    q, kv = (pts[:, i].to(torch.int32) for i in range(2))
-    z = torch.zeros_like(q)
+    z, q, kv = _q_kv_grid(qs, kvs)
     words = cute_emulator.load_module(src).keep_words(z, z, q, kv)
     assert torch.equal(words, corpus.reference_words(fn, z, z, q, kv))
 
@@ -307,9 +310,7 @@ def test_wrapped_conjunction_band_exact_about_the_wrap():
     top = 2**31 - 1
     qs = [0, 1, 2**30] + list(range(2147480641 - 40, 2147480645 + 40)) + [top - 1, top]
     kvs = [0, 1, 31, 2**30] + list(range(top - 80, top - 30))
-    pts = torch.tensor([(q, kv) for q in qs for kv in kvs], dtype=torch.int64)
-    q, kv = (pts[:, i].to(torch.int32) for i in range(2))
-    z = torch.zeros_like(q)
+    z, q, kv = _q_kv_grid(qs, kvs)
     want = corpus.reference_words(fn, z, z, q, kv)
     assert want.ne(0).any()
     assert torch.equal(cute_emulator.load_module(src).keep_words(z, z, q, kv), want)
