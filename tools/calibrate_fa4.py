@@ -53,6 +53,20 @@ def _shl(amount: str) -> str:
     return f"utils.shl_u32({ONES}, cutlass.Uint32({amount}))"
 
 
+def _offset_max(h: str) -> str:
+    """`offset_max_prefix`'s amount max(kv + h, -1) + 1, the + 1 in Int64."""
+    return f"(cutlass.Int64(max(({_KV} + {h}), cutlass.Int32(-1))) + cutlass.Int64(1))"
+
+
+def _select_source(add: str) -> str:
+    """`select_source_prefix`'s word for the prefix [0, add + 1 - kv): ONES
+    where add >= 0 (else no lane), shifted by max(kv + 31 - max(add, 0), 0)."""
+    return (
+        f"utils.shr_u32(({ONES} if {add} >= cutlass.Int32(0) else cutlass.Uint32(0)), "
+        f"cutlass.Uint32(max(({_KV} + (cutlass.Int32(31) - max({add}, cutlass.Int32(0)))), cutlass.Int32(0))))"
+    )
+
+
 #: name -> (what it keeps, the keep-word expression)
 FORMS: dict[str, tuple[str, str]] = {
     # the causal prefix [0, q + 1 - kv)
@@ -94,13 +108,9 @@ FORMS: dict[str, tuple[str, str]] = {
     # Session 24: the offset-max shift of `offset_max_prefix` for the
     # padding prefix (an x read from a tensor: FA4 keeps bmsk) and for the
     # strict causal prefix [0, q - kv) (x = q: the shift)
-    "padding/shr-offset-max": ("padding", _shr(
-        f"(cutlass.Int64(max(({_KV} + (cutlass.Int32(31) - max({_T}, cutlass.Int32(0)))), cutlass.Int32(-1))) + cutlass.Int64(1))"
-    )),
+    "padding/shr-offset-max": ("padding", _shr(_offset_max(f"(cutlass.Int32(31) - max({_T}, cutlass.Int32(0)))"))),
     "strict_causal/bmsk": ("strict_causal", _bmsk("cutlass.Uint32(0)", f"cutlass.Uint32(max(({_Q} - {_KV}), cutlass.Int32(0)))")),
-    "strict_causal/shr-offset-max": ("strict_causal", _shr(
-        f"(cutlass.Int64(max(({_KV} + (cutlass.Int32(31) - {_Q})), cutlass.Int32(-1))) + cutlass.Int64(1))"
-    )),
+    "strict_causal/shr-offset-max": ("strict_causal", _shr(_offset_max(f"(cutlass.Int32(31) - {_Q})"))),
     "padding/shr-amount": ("padding", _shr(
         f"max(((cutlass.Int64({_KV}) - cutlass.Int64({_T})) + cutlass.Int64(32)), cutlass.Int64(0))"
     )),
@@ -229,7 +239,7 @@ FORMS: dict[str, tuple[str, str]] = {
     # `neg_i32`.
     "bottom_right/shr-offset-max": (
         "bottom_right",
-        _shr(f"(cutlass.Int64(max(({_KV} + (cutlass.Int32(30) - max({_ADD}, cutlass.Int32(-1)))), cutlass.Int32(-1))) + cutlass.Int64(1))"),
+        _shr(_offset_max(f"(cutlass.Int32(30) - max({_ADD}, cutlass.Int32(-1)))")),
     ),
     "bottom_right/neg-min": (
         "bottom_right",
@@ -244,17 +254,15 @@ FORMS: dict[str, tuple[str, str]] = {
     # reads memory.
     "offset_causal/shr-offset-max": (
         "offset_causal",
-        _shr(f"(cutlass.Int64(max(({_KV} + (cutlass.Int32(30) - max({_TADD}, cutlass.Int32(-1)))), cutlass.Int32(-1))) + cutlass.Int64(1))"),
+        _shr(_offset_max(f"(cutlass.Int32(30) - max({_TADD}, cutlass.Int32(-1)))")),
     ),
     "offset_causal/select-source": (
         "offset_causal",
-        f"utils.shr_u32(({ONES} if {_TADD} >= cutlass.Int32(0) else cutlass.Uint32(0)), "
-        f"cutlass.Uint32(max(({_KV} + (cutlass.Int32(31) - max({_TADD}, cutlass.Int32(0)))), cutlass.Int32(0))))",
+        _select_source(_TADD),
     ),
     "bottom_right/select-source": (
         "bottom_right",
-        f"utils.shr_u32(({ONES} if {_ADD} >= cutlass.Int32(0) else cutlass.Uint32(0)), "
-        f"cutlass.Uint32(max(({_KV} + (cutlass.Int32(31) - max({_ADD}, cutlass.Int32(0)))), cutlass.Int32(0))))",
+        _select_source(_ADD),
     ),
     # Session 23: the strict window [q - t + 1 - kv, q + 1 - kv) (`q - kv <
     # t[b]`, int32 t): its lower end leaves int32 and cannot be narrowed
